@@ -1,0 +1,21 @@
+#include "regdb/checker.hpp"
+
+#include "regdb/behaviour_kinds.hpp"
+#include "regdb/schema_reader.hpp"
+
+namespace regemu::regdb {
+
+void CheckDatabase(Database& database, Diagnostics& diagnostics) {
+  LinkNames(database, diagnostics);
+  CheckFields(database, diagnostics);
+  CheckLayout(database, diagnostics);
+  CheckRanges(database, diagnostics);
+  CheckBehaviours(database, diagnostics);
+}
+
+void CheckBehaviours(const Database& database, Diagnostics& diagnostics) {
+  SchemaReader reader(diagnostics);
+  for (const BehaviourSpec& spec : database.behaviours) CheckBehaviourConfig(spec, database, reader);
+}
+
+}  // namespace regemu::regdb

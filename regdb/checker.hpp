@@ -1,0 +1,22 @@
+#pragma once
+// The database checker: everything `regemu check` reports beyond what the
+// loader's schema reading finds. Each check reports at the YAML position of
+// the offending value, with notes pointing at the other party.
+
+#include "regdb/database.hpp"
+#include "regdb/diagnostics.hpp"
+
+namespace regemu::regdb {
+
+// Links names (spaces, alias_of, enabled_by, behaviour references) and runs
+// every check. Safe to call on a database with load errors.
+void CheckDatabase(Database& database, Diagnostics& diagnostics);
+
+// The stages, in order; exposed for tests and for tools that want one stage.
+void LinkNames(Database& database, Diagnostics& diagnostics);
+void CheckFields(const Database& database, Diagnostics& diagnostics);
+void CheckLayout(const Database& database, Diagnostics& diagnostics);
+void CheckRanges(const Database& database, Diagnostics& diagnostics);
+void CheckBehaviours(const Database& database, Diagnostics& diagnostics);
+
+}  // namespace regemu::regdb

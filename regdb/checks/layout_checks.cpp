@@ -1,0 +1,122 @@
+// Where registers sit in their spaces: inside the space, aligned for their
+// width, and not overlapping one another unless one is declared an alias of
+// the other.
+#include <algorithm>
+#include <unordered_set>
+#include <vector>
+
+#include "regdb/checker.hpp"
+
+namespace regemu::regdb {
+namespace {
+
+// A register's extent in its space's offset units: bytes, or one MSR index.
+uint64_t Extent(const Register& reg, const Space& space) { return space.indexed() ? 1 : reg.size_bytes(); }
+
+std::string Span(uint64_t first, uint64_t extent) { return "[" + Hex(first) + ", " + Hex(first + extent - 1) + "]"; }
+
+// One error per array and per block instance, not per element.
+std::string GroupKey(const Register& reg) {
+  std::string key = reg.array ? reg.array->name_template : reg.name;
+  if (reg.block) key = reg.block->block + "." + reg.block->instance + "." + key;
+  return key;
+}
+
+std::string Describe(const Register& reg) {
+  std::string text;
+  if (reg.array) {
+    text = "element " + std::to_string(reg.array->index) + " ('" + reg.name + "') of array '" +
+           reg.array->name_template + "'";
+  } else {
+    text = "register '" + reg.name + "'";
+  }
+  if (reg.block) text += " in instance '" + reg.block->instance + "' of block '" + reg.block->block + "'";
+  return text;
+}
+
+bool DeclaredAliases(const Register& a, const Register& b) { return a.alias_of == b.name || b.alias_of == a.name; }
+
+void CheckPlacement(const Database& db, Diagnostics& diagnostics) {
+  std::unordered_set<std::string> reported_bounds;
+  std::unordered_set<std::string> reported_alignment;
+  for (const Register& reg : db.registers) {
+    if (reg.space == kUnresolved) continue;
+    const Space& space = db.spaces[reg.space];
+    uint64_t extent = Extent(reg, space);
+    if ((reg.offset >= space.size || extent > space.size - reg.offset) && reported_bounds.insert(GroupKey(reg)).second) {
+      diagnostics.Error(reg.offset_loc, Describe(reg) + " at " + Span(reg.offset, extent) + " runs past the end of space '" +
+                                            space.name + "' (size " + Hex(space.size) + ")")
+          .notes.push_back({space.size_loc, "the size of '" + space.name + "' is set here"});
+    }
+    if (!space.indexed() && space.natural_alignment && reg.offset % reg.size_bytes() != 0 &&
+        reported_alignment.insert(GroupKey(reg)).second) {
+      diagnostics.Error(reg.offset_loc, Describe(reg) + " at offset " + Hex(reg.offset) + " is misaligned for its " +
+                                            std::to_string(reg.width) + "-bit width (must be a multiple of " +
+                                            std::to_string(reg.size_bytes()) + ")");
+    }
+  }
+}
+
+void CheckOverlaps(const Database& db, Diagnostics& diagnostics) {
+  std::vector<RegisterIndex> order;
+  order.reserve(db.registers.size());
+  for (RegisterIndex i = 0; i < db.registers.size(); ++i) {
+    if (db.registers[i].space != kUnresolved) order.push_back(i);
+  }
+  std::sort(order.begin(), order.end(), [&](RegisterIndex a, RegisterIndex b) {
+    const Register& ra = db.registers[a];
+    const Register& rb = db.registers[b];
+    if (ra.space != rb.space) return ra.space < rb.space;
+    if (ra.offset != rb.offset) return ra.offset < rb.offset;
+    return a < b;
+  });
+
+  // Sweep each space in offset order, remembering the register that reaches
+  // furthest: any register starting before that end overlaps it.
+  std::optional<RegisterIndex> reach;
+  uint64_t reach_end = 0;
+  for (RegisterIndex index : order) {
+    const Register& reg = db.registers[index];
+    const Space& space = db.spaces[reg.space];
+    uint64_t end = reg.offset + Extent(reg, space);  // may wrap only past 2^64: placement reports that
+    if (reach && db.registers[*reach].space == reg.space && reg.offset < reach_end) {
+      const Register& other = db.registers[*reach];
+      if (!DeclaredAliases(reg, other)) {
+        // Blame whichever was written later, pointing back at the earlier one.
+        const Register& later = index > *reach ? reg : other;
+        const Register& earlier = index > *reach ? other : reg;
+        diagnostics.Error(later.offset_loc, Describe(later) + " at " + space.name + " " +
+                                                Span(later.offset, Extent(later, space)) + " overlaps " +
+                                                Describe(earlier) + " at " + Span(earlier.offset, Extent(earlier, space)))
+            .notes.push_back({earlier.offset_loc, "'" + earlier.name + "' is placed here"});
+      }
+    }
+    if (!reach || db.registers[*reach].space != reg.space || end > reach_end) {
+      reach = index;
+      reach_end = end;
+    }
+  }
+
+  for (const Register& reg : db.registers) {
+    if (reg.alias_of.empty() || reg.space == kUnresolved) continue;
+    const Register* target = db.RegisterNamed(reg.alias_of);
+    if (!target || target == &reg || target->space == kUnresolved) continue;
+    const Space& space = db.spaces[reg.space];
+    bool overlap = target->space == reg.space && reg.offset < target->offset + Extent(*target, space) &&
+                   target->offset < reg.offset + Extent(reg, space);
+    if (!overlap) {
+      diagnostics.Error(reg.alias_of_loc, "register '" + reg.name + "' is declared an alias of '" + target->name +
+                                              "' but does not overlap it")
+          .notes.push_back({target->offset_loc, "'" + target->name + "' is placed here"});
+    }
+  }
+}
+
+}  // namespace
+
+void CheckLayout(const Database& database, Diagnostics& diagnostics) {
+  CheckPlacement(database, diagnostics);
+  CheckOverlaps(database, diagnostics);
+}
+
+}  // namespace regemu::regdb

@@ -1,0 +1,106 @@
+// Name resolution: every name a database refers to must exist, and names
+// must be unique in their scope.
+#include <unordered_map>
+#include <vector>
+
+#include "regdb/checker.hpp"
+#include "regdb/spelling.hpp"
+
+namespace regemu::regdb {
+namespace {
+
+template <typename T>
+void ReportDuplicates(const std::vector<T>& items, std::string_view what, Diagnostics& diagnostics) {
+  std::unordered_map<std::string_view, const T*> seen;
+  for (const T& item : items) {
+    auto [it, inserted] = seen.emplace(item.name, &item);
+    if (!inserted) {
+      diagnostics.Error(item.loc, std::string(what) + " '" + item.name + "' is defined twice")
+          .notes.push_back({it->second->loc, "first defined here"});
+    }
+  }
+}
+
+std::vector<std::string_view> SpaceNames(const Database& db) {
+  std::vector<std::string_view> names;
+  for (const Space& s : db.spaces) names.push_back(s.name);
+  return names;
+}
+
+SpaceIndex ResolveSpace(const Database& db, const std::string& name, SourceLoc loc, std::string_view user,
+                        Diagnostics& diagnostics) {
+  if (auto index = db.FindSpace(name)) return *index;
+  std::vector<std::string_view> names = SpaceNames(db);
+  diagnostics.Error(loc, std::string(user) + " names unknown space '" + name + "'" + DidYouMean(name, names));
+  return kUnresolved;
+}
+
+void ResolveFieldRef(const Database& db, FieldRef& ref, std::string_view user, Diagnostics& diagnostics) {
+  auto reg = db.FindRegister(ref.register_name);
+  if (!reg) {
+    std::vector<std::string_view> names;
+    for (const Register& r : db.registers) names.push_back(r.name);
+    diagnostics.Error(ref.loc, std::string(user) + " names unknown register '" + ref.register_name + "'" +
+                                   DidYouMean(ref.register_name, names));
+    return;
+  }
+  const Register& r = db.registers[*reg];
+  for (size_t i = 0; i < r.fields.size(); ++i) {
+    if (r.fields[i].name == ref.field_name) {
+      ref.reg = *reg;
+      ref.field = static_cast<uint32_t>(i);
+      return;
+    }
+  }
+  std::vector<std::string_view> names;
+  for (const Field& f : r.fields) names.push_back(f.name);
+  diagnostics.Error(ref.loc, std::string(user) + " names unknown field '" + ref.field_name + "' of register '" +
+                                 r.name + "'" + DidYouMean(ref.field_name, names))
+      .notes.push_back({r.loc, "'" + r.name + "' is defined here"});
+}
+
+}  // namespace
+
+void LinkNames(Database& db, Diagnostics& diagnostics) {
+  db.IndexNames();
+  ReportDuplicates(db.spaces, "space", diagnostics);
+  ReportDuplicates(db.registers, "register", diagnostics);
+  ReportDuplicates(db.ranges, "range", diagnostics);
+  ReportDuplicates(db.blocks, "block", diagnostics);
+  ReportDuplicates(db.behaviours, "behaviour", diagnostics);
+
+  // An array or block yields many registers from one YAML line: report an
+  // unknown space once per line, not once per element.
+  std::unordered_map<std::string, SourceLoc> reported;
+  for (Register& reg : db.registers) {
+    if (auto index = db.FindSpace(reg.space_name)) {
+      reg.space = *index;
+      continue;
+    }
+    std::string key = reg.space_name + "@" + std::to_string(reg.space_loc.file) + ":" +
+                      std::to_string(reg.space_loc.line) + ":" + std::to_string(reg.space_loc.column);
+    if (!reported.emplace(key, reg.space_loc).second) continue;
+    ResolveSpace(db, reg.space_name, reg.space_loc, "register '" + reg.name + "'", diagnostics);
+  }
+  for (Register& reg : db.registers) {
+    if (reg.alias_of.empty()) continue;
+    if (!db.FindRegister(reg.alias_of)) {
+      std::vector<std::string_view> names;
+      for (const Register& r : db.registers) names.push_back(r.name);
+      diagnostics.Error(reg.alias_of_loc, "register '" + reg.name + "' is an alias_of unknown register '" +
+                                              reg.alias_of + "'" + DidYouMean(reg.alias_of, names));
+    } else if (reg.alias_of == reg.name) {
+      diagnostics.Error(reg.alias_of_loc, "register '" + reg.name + "' cannot be an alias of itself");
+    }
+  }
+  for (Range& range : db.ranges) {
+    range.space = ResolveSpace(db, range.space_name, range.space_loc, "range '" + range.name + "'", diagnostics);
+    if (range.kind == RangeKind::kAlias) {
+      range.target_space = ResolveSpace(db, range.target_space_name, range.target_loc,
+                                        "alias range '" + range.name + "'", diagnostics);
+      if (range.enabled_by) ResolveFieldRef(db, *range.enabled_by, "enabled_by of range '" + range.name + "'", diagnostics);
+    }
+  }
+}
+
+}  // namespace regemu::regdb

@@ -1,0 +1,63 @@
+#include "regdb/database.hpp"
+
+namespace regemu::regdb {
+
+std::string_view SpaceKindName(SpaceKind kind) {
+  switch (kind) {
+    case SpaceKind::kPciConfig: return "pci-config";
+    case SpaceKind::kMmio: return "mmio";
+    case SpaceKind::kMsr: return "msr";
+    case SpaceKind::kMemory: return "memory";
+  }
+  return "mmio";
+}
+
+std::string WidthSet::ToString() const {
+  std::string out;
+  for (unsigned w : {8u, 16u, 32u, 64u}) {
+    if (!Contains(w)) continue;
+    if (!out.empty()) out += '/';
+    out += std::to_string(w);
+  }
+  return out;
+}
+
+uint64_t Field::mask() const {
+  uint64_t ones = bits.width() == 64 ? ~uint64_t{0} : (uint64_t{1} << bits.width()) - 1;
+  return ones << bits.lsb;
+}
+
+const Field* Register::FindField(std::string_view field_name) const {
+  for (const Field& f : fields) {
+    if (f.name == field_name) return &f;
+  }
+  return nullptr;
+}
+
+std::optional<SpaceIndex> Database::FindSpace(std::string_view name) const {
+  auto it = space_by_name_.find(std::string(name));
+  if (it == space_by_name_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<RegisterIndex> Database::FindRegister(std::string_view name) const {
+  auto it = register_by_name_.find(std::string(name));
+  if (it == register_by_name_.end()) return std::nullopt;
+  return it->second;
+}
+
+const Register* Database::RegisterNamed(std::string_view name) const {
+  auto index = FindRegister(name);
+  return index ? &registers[*index] : nullptr;
+}
+
+void Database::IndexNames() {
+  space_by_name_.clear();
+  register_by_name_.clear();
+  for (size_t i = 0; i < spaces.size(); ++i) space_by_name_.emplace(spaces[i].name, static_cast<SpaceIndex>(i));
+  for (size_t i = 0; i < registers.size(); ++i) {
+    register_by_name_.emplace(registers[i].name, static_cast<RegisterIndex>(i));
+  }
+}
+
+}  // namespace regemu::regdb

@@ -1,0 +1,218 @@
+#pragma once
+// The register database as plain data: what the YAML says, with arrays and
+// block instances expanded into concrete registers and every object carrying
+// its source location. No runtime state lives here.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "regdb/access.hpp"
+#include "regdb/numbers.hpp"
+#include "regdb/source.hpp"
+#include "regdb/yaml_tree.hpp"
+
+namespace regemu::regdb {
+
+enum class SpaceKind : unsigned char { kPciConfig, kMmio, kMsr, kMemory };
+std::string_view SpaceKindName(SpaceKind kind);
+
+// A set of access widths, one bit per width: 8 → bit 0, 16 → bit 1, 32 → bit 2, 64 → bit 3.
+class WidthSet {
+ public:
+  constexpr WidthSet() = default;
+  static constexpr WidthSet Of(std::initializer_list<unsigned> widths) {
+    WidthSet set;
+    for (unsigned w : widths) set.Add(w);
+    return set;
+  }
+  static constexpr bool IsValidWidth(uint64_t width) { return width == 8 || width == 16 || width == 32 || width == 64; }
+  constexpr void Add(unsigned width) { bits_ = static_cast<uint8_t>(bits_ | Bit(width)); }
+  constexpr bool Contains(unsigned width) const { return (bits_ & Bit(width)) != 0; }
+  constexpr bool empty() const { return bits_ == 0; }
+  std::string ToString() const;  // "8/16/32"
+  friend constexpr bool operator==(WidthSet, WidthSet) = default;
+
+ private:
+  static constexpr uint8_t Bit(unsigned width) {
+    return width == 8 ? 1 : width == 16 ? 2 : width == 32 ? 4 : width == 64 ? 8 : 0;
+  }
+  uint8_t bits_ = 0;
+};
+
+using SpaceIndex = uint32_t;
+using RegisterIndex = uint32_t;
+inline constexpr uint32_t kUnresolved = ~uint32_t{0};
+
+struct Space {
+  std::string name;
+  SpaceKind kind = SpaceKind::kMmio;
+  uint64_t size = 0;
+  WidthSet widths;
+  bool natural_alignment = true;
+  uint64_t unclaimed = 0;
+  std::string doc;
+  SourceLoc loc;
+  SourceLoc size_loc;
+
+  // In an MSR space an offset is an index and a register occupies one of them.
+  bool indexed() const { return kind == SpaceKind::kMsr; }
+};
+
+struct EnumValue {
+  std::string name;
+  uint64_t value = 0;
+  std::string doc;
+  SourceLoc loc;
+};
+
+struct Field {
+  std::string name;
+  BitRange bits;
+  Access access = Access::kRw;
+  std::optional<uint64_t> reset;  // in field units
+  bool is_volatile = false;
+  std::vector<EnumValue> values;
+  std::string doc;
+  SourceLoc loc;
+  SourceLoc bits_loc;
+  SourceLoc reset_loc;
+
+  uint64_t mask() const;  // the field's bits in register position
+};
+
+// Where an expanded register came from, so generators can fold arrays and
+// blocks back into functions of an index or a base.
+struct ArrayOrigin {
+  std::string name_template;  // "OAPERF_A{n}"
+  uint32_t index = 0;         // position in the array, 0-based
+  uint32_t start = 0;         // number of the first element's name
+  uint32_t count = 0;
+  uint64_t stride = 0;
+  uint64_t first_offset = 0;
+};
+
+struct BlockOrigin {
+  std::string block;
+  std::string instance;
+  uint64_t base = 0;
+  std::string local_name;  // the register's name inside the block
+};
+
+struct Register {
+  std::string name;
+  std::string space_name;
+  SpaceIndex space = kUnresolved;  // set by the checker's link step
+  uint64_t offset = 0;
+  unsigned width = 32;
+  uint64_t reset = 0;
+  bool reset_given = false;
+  Access default_access = Access::kRw;  // bits no field covers
+  bool masked = false;
+  bool is_volatile = false;
+  std::string alias_of;
+  std::vector<Field> fields;
+  std::string doc;
+  std::string ref;
+  std::optional<ArrayOrigin> array;
+  std::optional<BlockOrigin> block;
+
+  SourceLoc loc;  // the name
+  SourceLoc space_loc;
+  SourceLoc offset_loc;
+  SourceLoc width_loc;
+  SourceLoc reset_loc;
+  SourceLoc alias_of_loc;
+
+  uint64_t size_bytes() const { return width / 8; }
+  uint64_t width_mask() const { return width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }
+  const Field* FindField(std::string_view field_name) const;
+};
+
+enum class RangeKind : unsigned char { kReserved, kAlias };
+enum class AliasWrites : unsigned char { kIgnore, kForward };
+
+// `REGISTER.FIELD` naming a condition, resolved by the checker's link step.
+struct FieldRef {
+  std::string text;
+  std::string register_name;
+  std::string field_name;
+  RegisterIndex reg = kUnresolved;
+  uint32_t field = kUnresolved;
+  SourceLoc loc;
+};
+
+struct Range {
+  std::string name;
+  RangeKind kind = RangeKind::kReserved;
+  std::string space_name;
+  SpaceIndex space = kUnresolved;
+  uint64_t base = 0;
+  uint64_t size = 0;
+  // Alias windows only.
+  std::string target_space_name;
+  SpaceIndex target_space = kUnresolved;
+  uint64_t target_offset = 0;
+  WidthSet widths;  // empty: the space's widths
+  AliasWrites writes = AliasWrites::kIgnore;
+  std::optional<FieldRef> enabled_by;
+  std::string doc;
+  std::string ref;
+
+  SourceLoc loc;
+  SourceLoc space_loc;
+  SourceLoc base_loc;
+  SourceLoc target_loc;
+};
+
+struct BlockInstance {
+  std::string name;
+  uint64_t base = 0;
+  SourceLoc loc;
+};
+
+struct Block {
+  std::string name;
+  std::string space_name;
+  std::vector<BlockInstance> instances;
+  std::string doc;
+  std::string ref;
+  SourceLoc loc;
+};
+
+struct BehaviourSpec {
+  std::string kind;
+  std::string name;
+  YamlNode config;  // the whole mapping, read by the kind's own schema
+  SourceLoc loc;
+  SourceLoc kind_loc;
+};
+
+struct Database {
+  std::string device;
+  std::string doc;
+  std::string ref;
+  SourceLoc loc;
+  std::vector<Space> spaces;
+  std::vector<Register> registers;
+  std::vector<Range> ranges;
+  std::vector<Block> blocks;
+  std::vector<BehaviourSpec> behaviours;
+
+  // Name lookups, valid after the checker's link step.
+  std::optional<SpaceIndex> FindSpace(std::string_view name) const;
+  std::optional<RegisterIndex> FindRegister(std::string_view name) const;
+  const Register* RegisterNamed(std::string_view name) const;
+
+  // Rebuilds the lookup tables; the link step calls it.
+  void IndexNames();
+
+ private:
+  std::unordered_map<std::string, SpaceIndex> space_by_name_;
+  std::unordered_map<std::string, RegisterIndex> register_by_name_;
+};
+
+}  // namespace regemu::regdb

@@ -1,0 +1,29 @@
+#pragma once
+// Reads one parsed YAML file into the database: spaces, registers (arrays
+// expanded), blocks (instances expanded), ranges and behaviours. Includes are
+// returned to the loader, which owns files and the include graph.
+
+#include <string>
+#include <vector>
+
+#include "regdb/database.hpp"
+#include "regdb/schema_reader.hpp"
+#include "regdb/yaml_tree.hpp"
+
+namespace regemu::regdb {
+
+struct IncludeRequest {
+  std::string path;  // as written, relative to the including file
+  SourceLoc loc;
+};
+
+struct DocumentContext {
+  bool is_root = false;
+  size_t max_registers = 1'000'000;  // after expansion, for the whole database
+};
+
+// Appends what `document` declares to `database` and returns its includes.
+std::vector<IncludeRequest> ReadDocument(const YamlNode& document, const DocumentContext& context, Database& database,
+                                         SchemaReader& reader);
+
+}  // namespace regemu::regdb

@@ -1,0 +1,251 @@
+#include "regdb/register_reader.hpp"
+
+#include <array>
+#include <limits>
+
+namespace regemu::regdb {
+namespace {
+
+constexpr std::array<std::string_view, 13> kRegisterKeys{"name",   "space",    "offset",   "width", "reset",
+                                                         "access", "masked",   "volatile", "alias_of", "array",
+                                                         "fields", "doc",      "ref"};
+constexpr std::array<std::string_view, 7> kFieldKeys{"name", "bits", "access", "reset", "volatile", "values", "doc"};
+constexpr std::array<std::string_view, 3> kValueKeys{"name", "value", "doc"};
+constexpr std::array<std::string_view, 3> kArrayKeys{"count", "stride", "start"};
+constexpr std::string_view kIndexPlaceholder = "{n}";
+constexpr uint32_t kMaxArrayCount = 1u << 20;
+
+std::optional<Access> ReadAccess(const YamlNode& node, SchemaReader& reader) {
+  auto text = reader.Text(node, "access policy");
+  if (!text) return std::nullopt;
+  if (auto access = AccessFromName(*text)) return access;
+  std::vector<std::string_view> names;
+  for (const AccessInfo& info : AllAccessPolicies()) names.push_back(info.name);
+  reader.ReportBadChoice(node, "access policy", *text, names);
+  return std::nullopt;
+}
+
+std::optional<EnumValue> ReadEnumValue(const YamlNode& node, SchemaReader& reader) {
+  if (!reader.ExpectMap(node, "an enumerated value", kValueKeys)) return std::nullopt;
+  EnumValue value;
+  const YamlNode* name = reader.Required(node, "name", "enumerated value");
+  const YamlNode* number = reader.Required(node, "value", "enumerated value");
+  if (!name || !number) return std::nullopt;
+  auto id = reader.Identifier(*name, "value name");
+  auto v = reader.Unsigned(*number, "value");
+  if (!id || !v) return std::nullopt;
+  value.name = *id;
+  value.value = *v;
+  value.loc = number->loc;
+  if (const YamlNode* doc = node.Find("doc")) value.doc = reader.Text(*doc, "doc").value_or("");
+  return value;
+}
+
+std::optional<Field> ReadField(const YamlNode& node, SchemaReader& reader) {
+  if (!reader.ExpectMap(node, "a field", kFieldKeys)) return std::nullopt;
+  const YamlNode* name = reader.Required(node, "name", "field");
+  const YamlNode* bits = reader.Required(node, "bits", "field");
+  if (!name || !bits) return std::nullopt;
+  Field field;
+  bool ok = true;
+  if (auto id = reader.Identifier(*name, "field name")) field.name = *id; else ok = false;
+  field.loc = name->loc;
+  if (auto range = reader.Bits(*bits, "bits")) field.bits = *range; else ok = false;
+  field.bits_loc = bits->loc;
+  if (const YamlNode* access = node.Find("access")) {
+    if (auto a = ReadAccess(*access, reader)) field.access = *a; else ok = false;
+  }
+  if (const YamlNode* reset = node.Find("reset")) {
+    field.reset = reader.Unsigned(*reset, "field reset");
+    field.reset_loc = reset->loc;
+    ok = ok && field.reset.has_value();
+  }
+  if (const YamlNode* v = node.Find("volatile")) field.is_volatile = reader.Bool(*v, "volatile").value_or(false);
+  if (field.access == Access::kHw) field.is_volatile = true;
+  if (const YamlNode* doc = node.Find("doc")) field.doc = reader.Text(*doc, "doc").value_or("");
+  if (const YamlNode* values = node.Find("values"); values && reader.ExpectSequence(*values, "values")) {
+    for (const YamlNode& entry : values->children) {
+      auto value = ReadEnumValue(entry, reader);
+      if (!value) continue;
+      for (const EnumValue& previous : field.values) {
+        if (previous.name == value->name) {
+          reader.Error(entry, "enumerated value '" + value->name + "' defined twice in field '" + field.name + "'")
+              .notes.push_back({previous.loc, "first defined here"});
+        }
+      }
+      field.values.push_back(*value);
+    }
+  }
+  if (!ok) return std::nullopt;
+  return field;
+}
+
+std::optional<ArraySpec> ReadArraySpec(const YamlNode& node, SchemaReader& reader) {
+  if (!reader.ExpectMap(node, "an array", kArrayKeys)) return std::nullopt;
+  const YamlNode* count = reader.Required(node, "count", "array");
+  const YamlNode* stride = reader.Required(node, "stride", "array");
+  if (!count || !stride) return std::nullopt;
+  ArraySpec spec;
+  spec.loc = node.loc;
+  auto c = reader.Unsigned(*count, "array count", 1, kMaxArrayCount);
+  auto s = reader.Unsigned(*stride, "array stride", 1, std::numeric_limits<uint32_t>::max());
+  std::optional<uint64_t> start = 0;
+  if (const YamlNode* st = node.Find("start")) start = reader.Unsigned(*st, "array start", 0, kMaxArrayCount);
+  if (!c || !s || !start) return std::nullopt;
+  spec.count = static_cast<uint32_t>(*c);
+  spec.stride = *s;
+  spec.start = static_cast<uint32_t>(*start);
+  return spec;
+}
+
+// Checks the name against the array-ness of the register: `{n}` exactly once
+// in an array, never outside one.
+bool CheckNameTemplate(const YamlNode& name_node, const std::string& name, bool is_array, SchemaReader& reader) {
+  size_t first = name.find(kIndexPlaceholder);
+  if (!is_array) {
+    if (first != std::string::npos) {
+      reader.Error(name_node, "register name '" + name + "' has '{n}' but the register has no 'array'");
+      return false;
+    }
+    if (!IsIdentifier(name)) {
+      reader.Error(name_node, "register name '" + name +
+                                  "' is not a C identifier (letters, digits and '_', not starting with a digit)");
+      return false;
+    }
+    return true;
+  }
+  if (first == std::string::npos || name.find(kIndexPlaceholder, first + 1) != std::string::npos) {
+    reader.Error(name_node, "array register name '" + name + "' must contain '{n}' exactly once (e.g. 'OAPERF_A{n}')");
+    return false;
+  }
+  std::string sample = name;
+  sample.replace(first, kIndexPlaceholder.size(), "0");
+  if (!IsIdentifier(sample)) {
+    reader.Error(name_node, "array register name '" + name + "' does not make C identifiers (e.g. '" + sample + "')");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<RegisterTemplate> ReadRegisterTemplate(const YamlNode& node, bool in_block,
+                                                     const std::string& default_ref, SchemaReader& reader) {
+  std::vector<std::string_view> allowed(kRegisterKeys.begin(), kRegisterKeys.end());
+  if (in_block) std::erase(allowed, "space");
+  if (!reader.ExpectMap(node, in_block ? "a block register" : "a register", allowed)) return std::nullopt;
+
+  const YamlNode* name = reader.Required(node, "name", "register");
+  const YamlNode* space = in_block ? nullptr : reader.Required(node, "space", "register");
+  const YamlNode* offset = reader.Required(node, "offset", "register");
+  if (!name || (!in_block && !space) || !offset) return std::nullopt;
+
+  RegisterTemplate templ;
+  Register& reg = templ.reg;
+  bool ok = true;
+  if (auto text = reader.Text(*name, "register name")) reg.name = *text; else ok = false;
+  reg.loc = name->loc;
+  if (space) {
+    if (auto id = reader.Identifier(*space, "space name")) reg.space_name = *id; else ok = false;
+    reg.space_loc = space->loc;
+  }
+  if (auto value = reader.Unsigned(*offset, "offset")) reg.offset = *value; else ok = false;
+  reg.offset_loc = offset->loc;
+  if (const YamlNode* width = node.Find("width")) {
+    if (auto w = reader.Width(*width, "width")) reg.width = *w; else ok = false;
+    reg.width_loc = width->loc;
+  } else {
+    reg.width_loc = reg.loc;
+  }
+  if (const YamlNode* reset = node.Find("reset")) {
+    if (auto value = reader.Unsigned(*reset, "reset")) reg.reset = *value; else ok = false;
+    reg.reset_given = true;
+    reg.reset_loc = reset->loc;
+  }
+  if (const YamlNode* masked = node.Find("masked")) reg.masked = reader.Bool(*masked, "masked").value_or(false);
+  if (const YamlNode* v = node.Find("volatile")) reg.is_volatile = reader.Bool(*v, "volatile").value_or(false);
+  if (const YamlNode* alias = node.Find("alias_of")) {
+    if (auto id = reader.Identifier(*alias, "alias_of")) reg.alias_of = *id; else ok = false;
+    reg.alias_of_loc = alias->loc;
+  }
+  if (const YamlNode* doc = node.Find("doc")) reg.doc = reader.Text(*doc, "doc").value_or("");
+  reg.ref = default_ref;
+  if (const YamlNode* ref = node.Find("ref")) reg.ref = reader.Text(*ref, "ref").value_or("");
+
+  if (const YamlNode* fields = node.Find("fields"); fields && reader.ExpectSequence(*fields, "fields")) {
+    for (const YamlNode& entry : fields->children) {
+      auto field = ReadField(entry, reader);
+      if (!field) {
+        ok = false;
+        continue;
+      }
+      if (const Field* previous = reg.FindField(field->name)) {
+        reader.Error(entry, "field '" + field->name + "' defined twice in register '" + reg.name + "'")
+            .notes.push_back({previous->loc, "first defined here"});
+        ok = false;
+        continue;
+      }
+      reg.fields.push_back(std::move(*field));
+    }
+  }
+  reg.default_access = reg.fields.empty() ? Access::kRw : Access::kRsvd;
+  if (const YamlNode* access = node.Find("access")) {
+    if (auto a = ReadAccess(*access, reader)) reg.default_access = *a; else ok = false;
+  }
+  if (reg.default_access == Access::kHw) reg.is_volatile = true;
+
+  if (!reg.reset_given) {
+    for (const Field& f : reg.fields) {
+      if (f.reset) reg.reset |= (*f.reset << f.bits.lsb) & f.mask();
+    }
+  }
+
+  if (const YamlNode* array = node.Find("array")) {
+    templ.array = ReadArraySpec(*array, reader);
+    if (!templ.array) ok = false;
+  }
+  if (!reg.name.empty() && !CheckNameTemplate(*name, reg.name, templ.array.has_value(), reader)) ok = false;
+  if (!ok) return std::nullopt;
+  return templ;
+}
+
+bool ExpandRegister(const RegisterTemplate& templ, uint64_t base, const std::optional<BlockOrigin>& block,
+                    size_t max_registers, std::vector<Register>& out, SchemaReader& reader) {
+  const Register& proto = templ.reg;
+  uint32_t count = templ.array ? templ.array->count : 1;
+  if (out.size() + count > max_registers) {
+    reader.diagnostics().Error(templ.array ? templ.array->loc : proto.loc,
+                               "database expands to more than " + std::to_string(max_registers) + " registers");
+    return false;
+  }
+  uint64_t max = std::numeric_limits<uint64_t>::max();
+  if (proto.offset > max - base) {
+    reader.diagnostics().Error(proto.offset_loc, "offset " + Hex(proto.offset) + " + base " + Hex(base) +
+                                                     " overflows 64 bits");
+    return false;
+  }
+  uint64_t first = base + proto.offset;
+  if (templ.array && (count - 1) > 0 && templ.array->stride > (max - first) / (count - 1)) {
+    reader.diagnostics().Error(templ.array->loc, "array of " + std::to_string(count) + " elements at stride " +
+                                                     Hex(templ.array->stride) + " overflows 64-bit offsets");
+    return false;
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    Register reg = proto;
+    reg.offset = first + (templ.array ? i * templ.array->stride : 0);
+    if (templ.array) {
+      size_t at = reg.name.find(kIndexPlaceholder);
+      reg.name.replace(at, kIndexPlaceholder.size(), std::to_string(templ.array->start + i));
+      reg.array = ArrayOrigin{proto.name, i, templ.array->start, count, templ.array->stride, first};
+    }
+    if (block) {
+      reg.block = *block;
+      reg.block->local_name = reg.name;
+      reg.name = block->instance + "_" + reg.name;
+    }
+    out.push_back(std::move(reg));
+  }
+  return true;
+}
+
+}  // namespace regemu::regdb

@@ -1,0 +1,38 @@
+#pragma once
+// Reading of one register entry (and its fields) and its expansion into
+// concrete registers: one, an array's elements, or a block instance's copy.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "regdb/database.hpp"
+#include "regdb/schema_reader.hpp"
+#include "regdb/yaml_tree.hpp"
+
+namespace regemu::regdb {
+
+struct ArraySpec {
+  uint32_t count = 0;
+  uint64_t stride = 0;
+  uint32_t start = 0;
+  SourceLoc loc;
+};
+
+// A register as written: for arrays, the name still holds "{n}".
+struct RegisterTemplate {
+  Register reg;
+  std::optional<ArraySpec> array;
+};
+
+// `in_block`: the entry belongs to a block, so it has no `space` of its own.
+std::optional<RegisterTemplate> ReadRegisterTemplate(const YamlNode& node, bool in_block, const std::string& default_ref,
+                                                     SchemaReader& reader);
+
+// Appends the concrete registers of `templ` placed at `base` (0 outside
+// blocks) to `out`. Returns false, after reporting, when the expansion would
+// overflow the offset range or the register budget.
+bool ExpandRegister(const RegisterTemplate& templ, uint64_t base, const std::optional<BlockOrigin>& block,
+                    size_t max_registers, std::vector<Register>& out, SchemaReader& reader);
+
+}  // namespace regemu::regdb

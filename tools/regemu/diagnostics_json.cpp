@@ -1,0 +1,47 @@
+#include "tools/regemu/diagnostics_json.hpp"
+
+namespace regemu::tools {
+namespace {
+
+nlohmann::json LocationJson(const regdb::SourceSet& sources, regdb::SourceLoc loc) {
+  nlohmann::json j;
+  j["file"] = loc.file != 0 && loc.file < sources.size() ? sources.file(loc.file).path : "";
+  j["line"] = loc.line;
+  j["column"] = loc.column;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json DatabaseReportJson(const std::string& path, const regdb::LoadedDatabase& loaded) {
+  const regdb::Database& db = loaded.database;
+  nlohmann::json report;
+  report["path"] = path;
+  report["device"] = db.device;
+  report["ok"] = !loaded.diagnostics.has_errors();
+  report["errors"] = loaded.diagnostics.error_count();
+  report["warnings"] = loaded.diagnostics.warning_count();
+  report["truncated"] = loaded.diagnostics.truncated();
+  report["spaces"] = db.spaces.size();
+  report["registers"] = db.registers.size();
+  report["ranges"] = db.ranges.size();
+  report["behaviours"] = db.behaviours.size();
+  nlohmann::json list = nlohmann::json::array();
+  for (const regdb::Diagnostic& d : loaded.diagnostics.all()) {
+    nlohmann::json item = LocationJson(loaded.sources, d.loc);
+    item["severity"] = regdb::SeverityName(d.severity);
+    item["message"] = d.message;
+    nlohmann::json notes = nlohmann::json::array();
+    for (const regdb::Note& note : d.notes) {
+      nlohmann::json n = LocationJson(loaded.sources, note.loc);
+      n["message"] = note.message;
+      notes.push_back(std::move(n));
+    }
+    item["notes"] = std::move(notes);
+    list.push_back(std::move(item));
+  }
+  report["diagnostics"] = std::move(list);
+  return report;
+}
+
+}  // namespace regemu::tools

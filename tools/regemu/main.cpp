@@ -1,0 +1,43 @@
+// The regemu command line. Each subcommand lives in its own file; this one
+// only wires CLI11 to them and maps parse failures to exit status 2.
+
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "tools/regemu/check_command.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"regemu: register-level MMIO emulator for driver testing"};
+  app.set_version_flag("--version", std::string("regemu ") + REGEMU_VERSION);
+  app.require_subcommand(1);
+
+  regemu::tools::CheckOptions check;
+  CLI::App* check_cmd = app.add_subcommand("check", "Load and check register databases (files or device folders)");
+  check_cmd->add_option("PATH", check.paths, "A database file or a device folder holding device.yaml")->required();
+  check_cmd->add_flag("--json", check.json, "Print diagnostics as JSON on stdout");
+  check_cmd->add_option("--max-errors", check.max_errors, "Stop listing errors after this many (default 50)")
+      ->check(CLI::Range(1, 100000));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+
+  try {
+    if (check_cmd->parsed()) return regemu::tools::RunCheck(check, std::cout, std::cerr);
+  } catch (const std::exception& e) {
+    // Library code reports through diagnostics; reaching here is a regemu bug.
+    std::cerr << "regemu: internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return 2;
+}

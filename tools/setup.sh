@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages regemu builds against, only when one is missing,
+# so running it twice costs nothing. Safe to call from CI and from the README.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libyaml-cpp-dev       # the YAML parser behind regdb's loader
+  librange-v3-dev       # range algorithms where they read better than loops
+  libgtest-dev libgmock-dev   # unit tests and driver-test mocks
+  libbenchmark-dev      # bench/: performance against a raw baseline
+  libcli11-dev          # the regemu command line
+  nlohmann-json3-dev    # regemu check --json
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
