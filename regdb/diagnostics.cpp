@@ -48,13 +48,26 @@ void AppendLocated(std::string& out, const SourceSet& sources, SourceLoc loc, Se
 
   std::string_view line = sources.LineText(loc);
   if (line.empty()) return;
+  // Show at most kExcerpt bytes around the caret so a minified or binary
+  // line cannot flood the terminal.
+  constexpr size_t kExcerpt = 120;
+  size_t caret = loc.column == 0 ? 0 : loc.column - 1;
+  size_t begin = caret > kExcerpt / 2 ? caret - kExcerpt / 2 : 0;
+  if (begin > line.size()) begin = line.size();
+  std::string_view shown = line.substr(begin, kExcerpt);
   std::string number = std::to_string(loc.line);
   out += " " + number + " | ";
-  out += line;
+  if (begin > 0) out += "...";
+  for (char c : shown) {
+    bool printable = c == '\t' || static_cast<unsigned char>(c) >= 0x20;
+    out += printable && c != 0x7f ? c : '?';
+  }
+  if (begin + shown.size() < line.size()) out += "...";
   out += '\n';
   out += " " + std::string(number.size(), ' ') + " | ";
+  if (begin > 0) out += "   ";
   // Keep tabs so the caret lines up with the source however tabs render.
-  for (size_t i = 0; i + 1 < loc.column && i < line.size(); ++i) out += line[i] == '\t' ? '\t' : ' ';
+  for (size_t i = begin; i < caret && i < line.size(); ++i) out += line[i] == '\t' ? '\t' : ' ';
   out += "^\n";
 }
 
