@@ -86,6 +86,35 @@ void BM_Check10k(benchmark::State& state) {
 }
 BENCHMARK(BM_Check10k)->Unit(benchmark::kMillisecond);
 
+// Hostile input must be rejected fast: a billion-laughs file (9^9 nodes if
+// expanded) and 100,000 nested sequences. Each iteration must end in an error.
+void RejectHostile(benchmark::State& state, const std::string& text) {
+  for (auto _ : state) {
+    regdb::SourceSet sources;
+    uint32_t id = sources.Add("hostile.yaml", text);
+    regdb::Diagnostics diagnostics;
+    auto tree = regdb::ParseYamlFile(sources, id, regdb::InputLimits{}, diagnostics);
+    if (tree || !diagnostics.has_errors()) state.SkipWithError("hostile input was accepted");
+  }
+}
+
+void BM_RejectBillionLaughs(benchmark::State& state) {
+  std::string text = "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+  for (int level = 1; level <= 9; ++level) {
+    std::string prev = "*l" + std::to_string(level - 1);
+    text += "l" + std::to_string(level) + ": &l" + std::to_string(level) + " [";
+    for (int i = 0; i < 9; ++i) text += (i ? ", " : "") + prev;
+    text += "]\n";
+  }
+  RejectHostile(state, text);
+}
+BENCHMARK(BM_RejectBillionLaughs)->Unit(benchmark::kMicrosecond);
+
+void BM_RejectDeepNesting(benchmark::State& state) {
+  RejectHostile(state, "a: " + std::string(100'000, '[') + std::string(100'000, ']') + "\n");
+}
+BENCHMARK(BM_RejectDeepNesting)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 }  // namespace regemu::bench
 
