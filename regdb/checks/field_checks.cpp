@@ -86,7 +86,18 @@ void CheckRegisterFields(const Register& reg, OncePerLocation& once, Diagnostics
     if (field.access == Access::kMbz) {
       uint64_t set_bits = reg.reset & field.mask();
       if (set_bits != 0) {
-        SourceLoc where = reg.reset_given ? reg.reset_loc : field.reset_loc;
+        // Without a register reset the value is the fields' resets combined:
+        // blame the reset that sets the bits, which may be an overlapping
+        // field's rather than the mbz field's own (it may have none).
+        SourceLoc where = reg.reset_loc;
+        if (!reg.reset_given) {
+          for (const Field& source : reg.fields) {
+            if (source.reset && ((*source.reset << source.bits.lsb) & source.mask() & set_bits) != 0) {
+              where = source.reset_loc;
+              break;
+            }
+          }
+        }
         if (once.First(where, "mbz-reset" + field.name)) {
           diagnostics.Error(where, "reset " + Hex(reg.reset) + " of " + who + " sets bits " + Hex(set_bits) +
                                        " of must-be-zero field '" + field.name + "'")

@@ -22,6 +22,24 @@ std::string GroupKey(const Register& reg) {
   return key;
 }
 
+// A block instance that does not fit its space is one mistake (its base, or
+// the block's extent) however many of its registers fall outside, so bounds
+// are reported once per instance, not once per register of it.
+std::string BoundsKey(const Register& reg) {
+  if (reg.block) return reg.block->block + "." + reg.block->instance;
+  return GroupKey(reg);
+}
+
+const BlockInstance* FindInstance(const Database& db, const BlockOrigin& origin) {
+  for (const Block& block : db.blocks) {
+    if (block.name != origin.block) continue;
+    for (const BlockInstance& instance : block.instances) {
+      if (instance.name == origin.instance) return &instance;
+    }
+  }
+  return nullptr;
+}
+
 std::string Describe(const Register& reg) {
   std::string text;
   if (reg.array) {
@@ -43,10 +61,17 @@ void CheckPlacement(const Database& db, Diagnostics& diagnostics) {
     if (reg.space == kUnresolved) continue;
     const Space& space = db.spaces[reg.space];
     uint64_t extent = Extent(reg, space);
-    if ((reg.offset >= space.size || extent > space.size - reg.offset) && reported_bounds.insert(GroupKey(reg)).second) {
-      diagnostics.Error(reg.offset_loc, Describe(reg) + " at " + Span(reg.offset, extent) + " runs past the end of space '" +
-                                            space.name + "' (size " + Hex(space.size) + ")")
-          .notes.push_back({space.size_loc, "the size of '" + space.name + "' is set here"});
+    bool outside = reg.offset >= space.size || extent > space.size - reg.offset;
+    if (outside && reported_bounds.insert(BoundsKey(reg)).second) {
+      Diagnostic& error = diagnostics.Error(reg.offset_loc, Describe(reg) + " at " + Span(reg.offset, extent) +
+                                                                " runs past the end of space '" + space.name +
+                                                                "' (size " + Hex(space.size) + ")");
+      // The offset line is shared by every instance; the base says which one.
+      if (const BlockInstance* instance = reg.block ? FindInstance(db, *reg.block) : nullptr) {
+        error.notes.push_back({instance->loc, "instance '" + instance->name + "' of block '" + reg.block->block +
+                                                  "' is based at " + Hex(instance->base) + " here"});
+      }
+      error.notes.push_back({space.size_loc, "the size of '" + space.name + "' is set here"});
     }
     if (!space.indexed() && space.natural_alignment && reg.offset % reg.size_bytes() != 0 &&
         reported_alignment.insert(GroupKey(reg)).second) {
@@ -97,6 +122,8 @@ void CheckOverlaps(const Database& db, Diagnostics& diagnostics) {
     }
   }
 
+  // An array's elements share one alias_of line: report it once.
+  std::unordered_set<std::string> reported_alias;
   for (const Register& reg : db.registers) {
     if (reg.alias_of.empty() || reg.space == kUnresolved) continue;
     const Register* target = db.RegisterNamed(reg.alias_of);
@@ -104,7 +131,7 @@ void CheckOverlaps(const Database& db, Diagnostics& diagnostics) {
     const Space& space = db.spaces[reg.space];
     bool overlap = target->space == reg.space && reg.offset < target->offset + Extent(*target, space) &&
                    target->offset < reg.offset + Extent(reg, space);
-    if (!overlap) {
+    if (!overlap && reported_alias.insert(GroupKey(reg)).second) {
       diagnostics.Error(reg.alias_of_loc, "register '" + reg.name + "' is declared an alias of '" + target->name +
                                               "' but does not overlap it")
           .notes.push_back({target->offset_loc, "'" + target->name + "' is placed here"});

@@ -1,6 +1,7 @@
 // Name resolution: every name a database refers to must exist, and names
 // must be unique in their scope.
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "regdb/checker.hpp"
@@ -9,12 +10,28 @@
 namespace regemu::regdb {
 namespace {
 
+std::string LocKey(SourceLoc loc) {
+  return std::to_string(loc.file) + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
+}
+
+// The register as the user wrote it, for errors reported once per YAML line
+// of an array or a block: "register 'PERF{n}'", "register 'TAIL' of block 'ring'".
+std::string WrittenName(const Register& reg) {
+  const std::string& name = reg.array ? reg.array->name_template : reg.block ? reg.block->local_name : reg.name;
+  std::string text = "register '" + name + "'";
+  if (reg.block) text += " of block '" + reg.block->block + "'";
+  return text;
+}
+
 template <typename T>
 void ReportDuplicates(const std::vector<T>& items, std::string_view what, Diagnostics& diagnostics) {
   std::unordered_map<std::string_view, const T*> seen;
+  // Two arrays (or block templates) that clash clash in every element: one
+  // error per pair of YAML lines, not one per element or instance.
+  std::unordered_set<std::string> reported;
   for (const T& item : items) {
     auto [it, inserted] = seen.emplace(item.name, &item);
-    if (!inserted) {
+    if (!inserted && reported.insert(LocKey(item.loc) + "/" + LocKey(it->second->loc)).second) {
       diagnostics.Error(item.loc, std::string(what) + " '" + item.name + "' is defined twice")
           .notes.push_back({it->second->loc, "first defined here"});
     }
@@ -77,18 +94,22 @@ void LinkNames(Database& db, Diagnostics& diagnostics) {
       reg.space = *index;
       continue;
     }
-    std::string key = reg.space_name + "@" + std::to_string(reg.space_loc.file) + ":" +
-                      std::to_string(reg.space_loc.line) + ":" + std::to_string(reg.space_loc.column);
+    std::string key = reg.space_name + "@" + LocKey(reg.space_loc);
     if (!reported.emplace(key, reg.space_loc).second) continue;
-    ResolveSpace(db, reg.space_name, reg.space_loc, "register '" + reg.name + "'", diagnostics);
+    // Name what the user wrote the space on: the block, or the array template.
+    std::string user = reg.block ? "block '" + reg.block->block + "'" : WrittenName(reg);
+    ResolveSpace(db, reg.space_name, reg.space_loc, user, diagnostics);
   }
+  // As for spaces: an unknown alias_of in an array or block is one line, one error.
+  std::unordered_set<std::string> reported_alias;
   for (Register& reg : db.registers) {
     if (reg.alias_of.empty()) continue;
     if (!db.FindRegister(reg.alias_of)) {
+      if (!reported_alias.insert(LocKey(reg.alias_of_loc)).second) continue;
       std::vector<std::string_view> names;
       for (const Register& r : db.registers) names.push_back(r.name);
-      diagnostics.Error(reg.alias_of_loc, "register '" + reg.name + "' is an alias_of unknown register '" +
-                                              reg.alias_of + "'" + DidYouMean(reg.alias_of, names));
+      diagnostics.Error(reg.alias_of_loc, WrittenName(reg) + " is an alias_of unknown register '" + reg.alias_of +
+                                              "'" + DidYouMean(reg.alias_of, names));
     } else if (reg.alias_of == reg.name) {
       diagnostics.Error(reg.alias_of_loc, "register '" + reg.name + "' cannot be an alias of itself");
     }

@@ -2,6 +2,8 @@
 // fit their target, and no register defined inside a reserved range or under
 // an alias window.
 #include <algorithm>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "regdb/checker.hpp"
@@ -42,19 +44,28 @@ void CheckRanges(const Database& db, Diagnostics& diagnostics) {
   }
 
   std::sort(placed.begin(), placed.end(), [](const Range* a, const Range* b) {
-    return a->space != b->space ? a->space < b->space : a->base < b->base;
+    if (a->space != b->space) return a->space < b->space;
+    if (a->base != b->base) return a->base < b->base;
+    return a < b;  // equal bases: YAML order, so the later-written range is blamed
   });
-  for (size_t i = 1; i < placed.size(); ++i) {
-    const Range& a = *placed[i - 1];
-    const Range& b = *placed[i];
-    if (a.space == b.space && b.base <= a.base + (a.size - 1)) {
+  // Sweep each space in base order, remembering the range that reaches
+  // furthest: comparing neighbours only would let a small range nested in a
+  // large one hide a third range that overlaps the large one.
+  const Range* reach = nullptr;
+  for (const Range* current : placed) {
+    const Range& b = *current;
+    if (reach && reach->space == b.space && b.base <= reach->base + (reach->size - 1)) {
+      const Range& a = *reach;
       diagnostics.Error(b.base_loc, std::string(KindWord(b.kind)) + " '" + b.name + "' " + Span(b.base, b.size) +
                                         " overlaps " + KindWord(a.kind) + " '" + a.name + "' " + Span(a.base, a.size))
           .notes.push_back({a.base_loc, "'" + a.name + "' is placed here"});
     }
+    if (!reach || reach->space != b.space || b.base + (b.size - 1) > reach->base + (reach->size - 1)) reach = current;
   }
 
   // Registers inside ranges: binary search the sorted ranges of the space.
+  // An array's elements share one offset line: one error per line and range.
+  std::unordered_set<std::string> reported;
   for (const Register& reg : db.registers) {
     if (reg.space == kUnresolved) continue;
     uint64_t last = reg.offset + (db.spaces[reg.space].indexed() ? 0 : reg.size_bytes() - 1);
@@ -66,6 +77,9 @@ void CheckRanges(const Database& db, Diagnostics& diagnostics) {
     if (it == placed.begin()) continue;
     const Range& range = **std::prev(it);
     if (range.space != reg.space || reg.offset > range.base + (range.size - 1)) continue;
+    std::string key = std::to_string(reg.offset_loc.file) + ":" + std::to_string(reg.offset_loc.line) + ":" +
+                      std::to_string(reg.offset_loc.column) + "/" + range.name;
+    if (!reported.insert(std::move(key)).second) continue;
     std::string where = range.kind == RangeKind::kReserved ? "inside reserved range" : "under alias window";
     diagnostics.Error(reg.offset_loc, "register '" + reg.name + "' at " + Hex(reg.offset) + " is defined " + where +
                                           " '" + range.name + "' " + Span(range.base, range.size) +

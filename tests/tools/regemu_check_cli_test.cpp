@@ -87,9 +87,9 @@ TEST_F(RegemuCheckCli, ErrorsCarryFileLineColumnSourceAndCaret) {
                        "  - {name: A, space: mmio, ofset: 0x10}\n");
   RunResult r = Run("check '" + bad.string() + "'");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.err, HasSubstr(bad.string() + ":4:29: error: unknown key 'ofset' in a register (did you mean 'offset'?)"));
+  EXPECT_THAT(r.err, HasSubstr(bad.string() + ":4:28: error: unknown key 'ofset' in a register (did you mean 'offset'?)"));
   EXPECT_THAT(r.err, HasSubstr(" 4 |   - {name: A, space: mmio, ofset: 0x10}\n"
-                               "   |                             ^\n"));
+                               "   |                            ^\n"));
 }
 
 TEST_F(RegemuCheckCli, JsonReportsEveryDiagnosticWithItsPosition) {
