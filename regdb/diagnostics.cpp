@@ -66,8 +66,13 @@ void AppendLocated(std::string& out, const SourceSet& sources, SourceLoc loc, Se
   out += '\n';
   out += " " + std::string(number.size(), ' ') + " | ";
   if (begin > 0) out += "   ";
-  // Keep tabs so the caret lines up with the source however tabs render.
-  for (size_t i = begin; i < caret && i < line.size(); ++i) out += line[i] == '\t' ? '\t' : ' ';
+  // Keep tabs so the caret lines up with the source however tabs render;
+  // columns count bytes, so a multi-byte UTF-8 character ("µs") takes one
+  // space, not one per byte.
+  for (size_t i = begin; i < caret && i < line.size(); ++i) {
+    bool continuation_byte = (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80;
+    if (!continuation_byte) out += line[i] == '\t' ? '\t' : ' ';
+  }
   out += "^\n";
 }
 

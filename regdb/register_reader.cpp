@@ -200,11 +200,14 @@ std::optional<RegisterTemplate> ReadRegisterTemplate(const YamlNode& node, bool 
     }
   }
 
-  if (const YamlNode* array = node.Find("array")) {
+  const YamlNode* array = node.Find("array");
+  if (array) {
     templ.array = ReadArraySpec(*array, reader);
     if (!templ.array) ok = false;
   }
-  if (!reg.name.empty() && !CheckNameTemplate(*name, reg.name, templ.array.has_value(), reader)) ok = false;
+  // Judge the name by whether `array` is written, not by whether it was
+  // valid: a bad count must not also call 'A{n}' a non-array name.
+  if (!reg.name.empty() && !CheckNameTemplate(*name, reg.name, array != nullptr, reader)) ok = false;
   if (!ok) return std::nullopt;
   return templ;
 }

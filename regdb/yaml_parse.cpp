@@ -44,7 +44,10 @@ class TreeBuilder : public YAML::EventHandler {
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     YamlNode node;
-    node.loc = Loc(mark);
+    // yaml-cpp marks an empty value at the token after it, often the next
+    // line's key; an empty mapping value is better located at its own key.
+    const YamlNode* key = PendingMapKey();
+    node.loc = key ? key->loc : Loc(mark);
     Complete(std::move(node), anchor);
   }
 
@@ -70,7 +73,7 @@ class TreeBuilder : public YAML::EventHandler {
       throw ParseAbort{Loc(mark), "aliases expand to more than " + std::to_string(limits_.max_alias_nodes) +
                                       " nodes (is this a billion-laughs file?)"};
     }
-    Charge(mark, it->second.size);
+    Charge(Loc(mark), it->second.size);
     YamlNode copy = it->second.node;
     Attach(std::move(copy));
   }
@@ -87,6 +90,16 @@ class TreeBuilder : public YAML::EventHandler {
   }
   void OnMapEnd() override { Close(); }
 
+  // Where the innermost still-open container of `kind` starts: yaml-cpp
+  // reports an unclosed '[' or '{' where it gave up (often the end of the
+  // file), so a note points back at the bracket itself.
+  std::optional<SourceLoc> InnermostOpen(YamlNode::Kind kind) const {
+    for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {
+      if (it->node.kind == kind) return it->node.loc;
+    }
+    return std::nullopt;
+  }
+
   SourceLoc Loc(const YAML::Mark& mark) const {
     if (mark.is_null()) return SourceLoc{file_id_, 0, 0};
     return SourceLoc{file_id_, static_cast<uint32_t>(mark.line + 1), static_cast<uint32_t>(mark.column + 1)};
@@ -102,15 +115,22 @@ class TreeBuilder : public YAML::EventHandler {
     YAML::anchor_t anchor;
   };
 
-  void Charge(const YAML::Mark& mark, size_t count) {
+  void Charge(SourceLoc loc, size_t count) {
     nodes_ += count;
     if (nodes_ > limits_.max_nodes) {
-      throw ParseAbort{Loc(mark), "document has more than " + std::to_string(limits_.max_nodes) + " nodes"};
+      throw ParseAbort{loc, "document has more than " + std::to_string(limits_.max_nodes) + " nodes"};
     }
   }
 
+  // The key whose value comes next, when the innermost open container is a
+  // mapping waiting for a value.
+  const YamlNode* PendingMapKey() const {
+    if (stack_.empty() || !stack_.back().node.IsMap() || stack_.back().node.children.size() % 2 == 0) return nullptr;
+    return &stack_.back().node.children.back();
+  }
+
   void Open(const YAML::Mark& mark, YamlNode::Kind kind, YAML::anchor_t anchor) {
-    Charge(mark, 1);
+    Charge(Loc(mark), 1);
     if (stack_.size() >= limits_.max_depth) {
       throw ParseAbort{Loc(mark), "nesting deeper than " + std::to_string(limits_.max_depth) + " levels"};
     }
@@ -133,7 +153,7 @@ class TreeBuilder : public YAML::EventHandler {
   }
 
   void Complete(YamlNode node, YAML::anchor_t anchor) {
-    Charge({}, 1);
+    Charge(node.loc, 1);
     if (anchor != 0) TakeAnchorName(anchor);
     Remember(node, anchor);
     Attach(std::move(node));
@@ -177,12 +197,29 @@ class TreeBuilder : public YAML::EventHandler {
 };
 
 // Length of the valid UTF-8 sequence starting at `s[i]`, or 0 when invalid.
+// Valid means well-formed in the Unicode sense (table 3-7): no overlong
+// forms (C0 80 is a disguised NUL), no surrogates, nothing past U+10FFFF.
 size_t Utf8SequenceLength(std::string_view s, size_t i) {
   auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
   unsigned char c = byte(i);
-  size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (c < 0x80) return 1;
+  size_t len = 0;
+  unsigned char second_min = 0x80;
+  unsigned char second_max = 0xBF;
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) second_min = 0xA0;  // overlong below U+0800
+    if (c == 0xED) second_max = 0x9F;  // surrogates U+D800..U+DFFF
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) second_min = 0x90;  // overlong below U+10000
+    if (c == 0xF4) second_max = 0x8F;  // past U+10FFFF
+  }
   if (len == 0 || i + len > s.size()) return 0;
-  for (size_t k = 1; k < len; ++k) {
+  if (byte(i + 1) < second_min || byte(i + 1) > second_max) return 0;
+  for (size_t k = 2; k < len; ++k) {
     if ((byte(i + k) & 0xC0) != 0x80) return 0;
   }
   return len;
@@ -217,11 +254,13 @@ std::optional<YamlNode> ParseYamlFile(const SourceSet& sources, uint32_t file_id
   }
 
   TreeBuilder builder(sources, file_id, limits);
+  TreeBuilder second(sources, file_id, limits);
+  const TreeBuilder* active = &builder;
   try {
     std::istringstream stream(file.text);
     YAML::Parser parser(stream);
     if (!parser.HandleNextDocument(builder)) return YamlNode{YamlNode::Kind::kNull, false, file_start, {}, {}};
-    TreeBuilder second(sources, file_id, limits);
+    active = &second;
     if (parser.HandleNextDocument(second)) {
       SourceLoc where = second.root() ? second.root()->loc : file_start;
       diagnostics.Error(where, "expected one YAML document per file, found a second one");
@@ -231,7 +270,15 @@ std::optional<YamlNode> ParseYamlFile(const SourceSet& sources, uint32_t file_id
     diagnostics.Error(abort.loc, abort.message);
     return std::nullopt;
   } catch (const YAML::Exception& e) {
-    diagnostics.Error(builder.Loc(e.mark), "invalid YAML: " + e.msg);
+    Diagnostic& d = diagnostics.Error(builder.Loc(e.mark), "invalid YAML: " + e.msg);
+    bool unclosed_sequence = e.msg == YAML::ErrorMsg::END_OF_SEQ_FLOW;
+    if (unclosed_sequence || e.msg == YAML::ErrorMsg::END_OF_MAP_FLOW) {
+      auto kind = unclosed_sequence ? YamlNode::Kind::kSequence : YamlNode::Kind::kMap;
+      if (auto open = active->InnermostOpen(kind)) {
+        d.notes.push_back(
+            {*open, unclosed_sequence ? "the '[' opened here is not closed" : "the '{' opened here is not closed"});
+      }
+    }
     return std::nullopt;
   } catch (const std::bad_alloc&) {
     diagnostics.Error(file_start, "out of memory while parsing");
@@ -241,6 +288,9 @@ std::optional<YamlNode> ParseYamlFile(const SourceSet& sources, uint32_t file_id
     return std::nullopt;
   }
   if (!builder.root()) return YamlNode{YamlNode::Kind::kNull, false, file_start, {}, {}};
+  // A document that is only "---" is empty like an empty file: yaml-cpp
+  // places its null past the last line, where no source line can be shown.
+  if (builder.root()->IsNull()) builder.root()->loc = file_start;
   return std::move(builder.root());
 }
 
