@@ -3,6 +3,7 @@
 #include <array>
 #include <vector>
 
+#include "regdb/names.hpp"
 #include "regdb/spelling.hpp"
 
 namespace regemu::regdb {
@@ -44,10 +45,8 @@ const Register* ResolveRegisterKey(const BehaviourSpec& spec, std::string_view k
   auto name = reader.Identifier(*node, std::string(key));
   if (!name) return nullptr;
   if (const Register* reg = database.RegisterNamed(*name)) return reg;
-  std::vector<std::string_view> names;
-  for (const Register& r : database.registers) names.push_back(r.name);
   reader.Error(*node, "behaviour '" + spec.name + "' names unknown register '" + *name + "'" +
-                          DidYouMean(*name, names));
+                          DidYouMean(*name, NamesOf(database.registers)));
   return nullptr;
 }
 
@@ -58,9 +57,7 @@ const Field* ResolveFieldKey(const BehaviourSpec& spec, std::string_view key, co
   auto name = reader.Identifier(*node, std::string(key));
   if (!name) return nullptr;
   if (const Field* field = reg.FindField(*name)) return field;
-  std::vector<std::string_view> names;
-  for (const Field& f : reg.fields) names.push_back(f.name);
-  reader.Error(*node, "register '" + reg.name + "' has no field '" + *name + "'" + DidYouMean(*name, names));
+  reader.Error(*node, "register '" + reg.name + "' has no field '" + *name + "'" + DidYouMean(*name, NamesOf(reg.fields)));
   return nullptr;
 }
 

@@ -66,7 +66,8 @@ struct EnumValue {
   std::string name;
   uint64_t value = 0;
   std::string doc;
-  SourceLoc loc;
+  SourceLoc loc;  // the value
+  SourceLoc name_loc;
 };
 
 struct Field {
@@ -93,6 +94,7 @@ struct ArrayOrigin {
   uint32_t count = 0;
   uint64_t stride = 0;
   uint64_t first_offset = 0;
+  SourceLoc stride_loc;
 };
 
 struct BlockOrigin {
@@ -177,6 +179,7 @@ struct BlockInstance {
 struct Block {
   std::string name;
   std::string space_name;
+  SourceLoc space_loc;
   std::vector<BlockInstance> instances;
   std::string doc;
   std::string ref;

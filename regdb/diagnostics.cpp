@@ -90,7 +90,7 @@ std::string FormatDiagnostics(const SourceSet& sources, const Diagnostics& diagn
   for (const Diagnostic& d : diagnostics.all()) out += FormatDiagnostic(sources, d);
   if (diagnostics.truncated()) {
     out += "note: " + std::to_string(diagnostics.error_count() - diagnostics.error_limit()) +
-           " more errors not shown (limit " + std::to_string(diagnostics.error_limit()) + ")\n";
+           " more error(s) not shown (limit " + std::to_string(diagnostics.error_limit()) + ")\n";
   }
   return out;
 }

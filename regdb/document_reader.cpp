@@ -1,5 +1,6 @@
 #include "regdb/document_reader.hpp"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -149,6 +150,7 @@ class DocumentReader {
     if (!id || !space_name) return;
     block.name = *id;
     block.space_name = *space_name;
+    block.space_loc = space->loc;
     block.loc = name->loc;
     if (const YamlNode* doc = node.Find("doc")) block.doc = reader_.Text(*doc, "doc").value_or("");
     block.ref = file_ref_;
@@ -184,6 +186,12 @@ class DocumentReader {
         templ->reg.space_loc = space->loc;
         templates.push_back(std::move(*templ));
       }
+    }
+    for (RegisterTemplate& templ : templates) {
+      const std::string& target = templ.reg.alias_of;
+      templ.alias_of_block_local =
+          !target.empty() && std::any_of(templates.begin(), templates.end(),
+                                         [&](const RegisterTemplate& other) { return other.reg.name == target; });
     }
     for (const BlockInstance& instance : block.instances) {
       BlockOrigin origin{block.name, instance.name, instance.base, {}};

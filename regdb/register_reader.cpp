@@ -3,6 +3,8 @@
 #include <array>
 #include <limits>
 
+#include "regdb/names.hpp"
+
 namespace regemu::regdb {
 namespace {
 
@@ -19,9 +21,7 @@ std::optional<Access> ReadAccess(const YamlNode& node, SchemaReader& reader) {
   auto text = reader.Text(node, "access policy");
   if (!text) return std::nullopt;
   if (auto access = AccessFromName(*text)) return access;
-  std::vector<std::string_view> names;
-  for (const AccessInfo& info : AllAccessPolicies()) names.push_back(info.name);
-  reader.ReportBadChoice(node, "access policy", *text, names);
+  reader.ReportBadChoice(node, "access policy", *text, NamesOf(AllAccessPolicies()));
   return std::nullopt;
 }
 
@@ -37,6 +37,7 @@ std::optional<EnumValue> ReadEnumValue(const YamlNode& node, SchemaReader& reade
   value.name = *id;
   value.value = *v;
   value.loc = number->loc;
+  value.name_loc = name->loc;
   if (const YamlNode* doc = node.Find("doc")) value.doc = reader.Text(*doc, "doc").value_or("");
   return value;
 }
@@ -69,8 +70,9 @@ std::optional<Field> ReadField(const YamlNode& node, SchemaReader& reader) {
       if (!value) continue;
       for (const EnumValue& previous : field.values) {
         if (previous.name == value->name) {
-          reader.Error(entry, "enumerated value '" + value->name + "' defined twice in field '" + field.name + "'")
-              .notes.push_back({previous.loc, "first defined here"});
+          reader.diagnostics()
+              .Error(value->name_loc, "enumerated value '" + value->name + "' defined twice in field '" + field.name + "'")
+              .notes.push_back({previous.name_loc, "first defined here"});
         }
       }
       field.values.push_back(*value);
@@ -94,6 +96,7 @@ std::optional<ArraySpec> ReadArraySpec(const YamlNode& node, SchemaReader& reade
   if (!c || !s || !start) return std::nullopt;
   spec.count = static_cast<uint32_t>(*c);
   spec.stride = *s;
+  spec.stride_loc = stride->loc;
   spec.start = static_cast<uint32_t>(*start);
   return spec;
 }
@@ -131,17 +134,26 @@ bool CheckNameTemplate(const YamlNode& name_node, const std::string& name, bool 
 
 std::optional<RegisterTemplate> ReadRegisterTemplate(const YamlNode& node, bool in_block,
                                                      const std::string& default_ref, SchemaReader& reader) {
-  std::vector<std::string_view> allowed(kRegisterKeys.begin(), kRegisterKeys.end());
-  if (in_block) std::erase(allowed, "space");
-  if (!reader.ExpectMap(node, in_block ? "a block register" : "a register", allowed)) return std::nullopt;
+  if (!reader.ExpectMap(node, in_block ? "a block register" : "a register", kRegisterKeys)) return std::nullopt;
 
   const YamlNode* name = reader.Required(node, "name", "register");
-  const YamlNode* space = in_block ? nullptr : reader.Required(node, "space", "register");
+  const YamlNode* space = nullptr;
+  if (in_block) {
+    if (const YamlNode* own_space = node.Find("space")) {
+      reader.Error(*own_space, "a block register has no 'space' of its own: every register of a block lives in "
+                               "the block's space");
+    }
+  } else {
+    space = reader.Required(node, "space", "register");
+  }
   const YamlNode* offset = reader.Required(node, "offset", "register");
   if (!name || (!in_block && !space) || !offset) return std::nullopt;
 
   RegisterTemplate templ;
   Register& reg = templ.reg;
+  // `ok` tracks what places and names the register. A bad field, reset or
+  // access policy is reported but does not drop the register, so names that
+  // refer to it (behaviours, enabled_by, alias_of) do not fail in cascade.
   bool ok = true;
   if (auto text = reader.Text(*name, "register name")) reg.name = *text; else ok = false;
   reg.loc = name->loc;
@@ -158,8 +170,9 @@ std::optional<RegisterTemplate> ReadRegisterTemplate(const YamlNode& node, bool 
     reg.width_loc = reg.loc;
   }
   if (const YamlNode* reset = node.Find("reset")) {
-    if (auto value = reader.Unsigned(*reset, "reset")) reg.reset = *value; else ok = false;
-    reg.reset_given = true;
+    auto value = reader.Unsigned(*reset, "reset");
+    reg.reset = value.value_or(0);
+    reg.reset_given = value.has_value();
     reg.reset_loc = reset->loc;
   }
   if (const YamlNode* masked = node.Find("masked")) reg.masked = reader.Bool(*masked, "masked").value_or(false);
@@ -175,14 +188,10 @@ std::optional<RegisterTemplate> ReadRegisterTemplate(const YamlNode& node, bool 
   if (const YamlNode* fields = node.Find("fields"); fields && reader.ExpectSequence(*fields, "fields")) {
     for (const YamlNode& entry : fields->children) {
       auto field = ReadField(entry, reader);
-      if (!field) {
-        ok = false;
-        continue;
-      }
+      if (!field) continue;
       if (const Field* previous = reg.FindField(field->name)) {
         reader.Error(entry, "field '" + field->name + "' defined twice in register '" + reg.name + "'")
             .notes.push_back({previous->loc, "first defined here"});
-        ok = false;
         continue;
       }
       reg.fields.push_back(std::move(*field));
@@ -190,7 +199,7 @@ std::optional<RegisterTemplate> ReadRegisterTemplate(const YamlNode& node, bool 
   }
   reg.default_access = reg.fields.empty() ? Access::kRw : Access::kRsvd;
   if (const YamlNode* access = node.Find("access")) {
-    if (auto a = ReadAccess(*access, reader)) reg.default_access = *a; else ok = false;
+    if (auto a = ReadAccess(*access, reader)) reg.default_access = *a;
   }
   if (reg.default_access == Access::kHw) reg.is_volatile = true;
 
@@ -239,12 +248,15 @@ bool ExpandRegister(const RegisterTemplate& templ, uint64_t base, const std::opt
     if (templ.array) {
       size_t at = reg.name.find(kIndexPlaceholder);
       reg.name.replace(at, kIndexPlaceholder.size(), std::to_string(templ.array->start + i));
-      reg.array = ArrayOrigin{proto.name, i, templ.array->start, count, templ.array->stride, first};
+      reg.array = ArrayOrigin{proto.name, i, templ.array->start, count, templ.array->stride, first,
+                              templ.array->stride_loc};
     }
     if (block) {
       reg.block = *block;
       reg.block->local_name = reg.name;
       reg.name = block->instance + "_" + reg.name;
+      // Inside a block, alias_of names a sibling: the same instance's copy.
+      if (templ.alias_of_block_local) reg.alias_of = block->instance + "_" + reg.alias_of;
     }
     out.push_back(std::move(reg));
   }

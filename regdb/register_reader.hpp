@@ -17,12 +17,16 @@ struct ArraySpec {
   uint64_t stride = 0;
   uint32_t start = 0;
   SourceLoc loc;
+  SourceLoc stride_loc;
 };
 
 // A register as written: for arrays, the name still holds "{n}".
 struct RegisterTemplate {
   Register reg;
   std::optional<ArraySpec> array;
+  // In a block: alias_of names another register of the same block, so each
+  // instance's copy aliases that instance's copy of it.
+  bool alias_of_block_local = false;
 };
 
 // `in_block`: the entry belongs to a block, so it has no `space` of its own.

@@ -1,9 +1,9 @@
 // Per-register checks of fields and reset values: fields inside the width,
 // disjoint, resets and enumerated values that fit, no reset bit in an MBZ
 // field, and the masked-register layout.
-#include <unordered_set>
 
 #include "regdb/checker.hpp"
+#include "regdb/checks/report_once.hpp"
 
 namespace regemu::regdb {
 namespace {
@@ -14,21 +14,7 @@ std::string BitsText(const BitRange& bits) {
 
 uint64_t Ones(unsigned width) { return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }
 
-// An array or block repeats its template's fields in every element; the
-// error belongs to the template's YAML line, so report each line once.
-class OncePerLocation {
- public:
-  bool First(SourceLoc loc, std::string_view what) {
-    std::string key = std::to_string(loc.file) + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column) +
-                      ":" + std::string(what);
-    return seen_.insert(std::move(key)).second;
-  }
-
- private:
-  std::unordered_set<std::string> seen_;
-};
-
-void CheckRegisterFields(const Register& reg, OncePerLocation& once, Diagnostics& diagnostics) {
+void CheckRegisterFields(const Register& reg, ReportOnce& once, Diagnostics& diagnostics) {
   std::string who = reg.array ? "register '" + reg.array->name_template + "'" : "register '" + reg.name + "'";
   uint64_t reg_mask = reg.width_mask();
 
@@ -114,7 +100,7 @@ void CheckRegisterFields(const Register& reg, OncePerLocation& once, Diagnostics
 }  // namespace
 
 void CheckFields(const Database& database, Diagnostics& diagnostics) {
-  OncePerLocation once;
+  ReportOnce once;
   for (const Register& reg : database.registers) CheckRegisterFields(reg, once, diagnostics);
 }
 

@@ -54,6 +54,18 @@ std::string Describe(const Register& reg) {
 
 bool DeclaredAliases(const Register& a, const Register& b) { return a.alias_of == b.name || b.alias_of == a.name; }
 
+bool StrideTooSmall(const Register& reg, const Space& space) {
+  return reg.array && !space.indexed() && reg.array->stride < reg.size_bytes();
+}
+
+// Elements of one array instance whose stride is too small overlap each
+// other; that is reported once, at the stride, not once per element pair.
+bool SameCrampedArray(const Register& a, const Register& b, const Space& space) {
+  return StrideTooSmall(a, space) && b.array && a.array->name_template == b.array->name_template &&
+         a.array->stride_loc == b.array->stride_loc &&
+         (a.block ? a.block->instance : "") == (b.block ? b.block->instance : "");
+}
+
 void CheckPlacement(const Database& db, Diagnostics& diagnostics) {
   std::unordered_set<std::string> reported_bounds;
   std::unordered_set<std::string> reported_alignment;
@@ -72,6 +84,12 @@ void CheckPlacement(const Database& db, Diagnostics& diagnostics) {
                                                   "' is based at " + Hex(instance->base) + " here"});
       }
       error.notes.push_back({space.size_loc, "the size of '" + space.name + "' is set here"});
+    }
+    if (reg.array && reg.array->index == 0 && StrideTooSmall(reg, space)) {
+      diagnostics.Error(reg.array->stride_loc, "array '" + reg.array->name_template + "' has stride " +
+                                                   Hex(reg.array->stride) + ", smaller than its " +
+                                                   std::to_string(reg.width) + "-bit registers (" +
+                                                   std::to_string(reg.size_bytes()) + " bytes): its elements overlap");
     }
     if (!space.indexed() && space.natural_alignment && reg.offset % reg.size_bytes() != 0 &&
         reported_alignment.insert(GroupKey(reg)).second) {
@@ -106,7 +124,7 @@ void CheckOverlaps(const Database& db, Diagnostics& diagnostics) {
     uint64_t end = reg.offset + Extent(reg, space);  // may wrap only past 2^64: placement reports that
     if (reach && db.registers[*reach].space == reg.space && reg.offset < reach_end) {
       const Register& other = db.registers[*reach];
-      if (!DeclaredAliases(reg, other)) {
+      if (!DeclaredAliases(reg, other) && !SameCrampedArray(reg, other, space)) {
         // Blame whichever was written later, pointing back at the earlier one.
         const Register& later = index > *reach ? reg : other;
         const Register& earlier = index > *reach ? other : reg;

@@ -1,18 +1,15 @@
 // Name resolution: every name a database refers to must exist, and names
 // must be unique in their scope.
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "regdb/checker.hpp"
+#include "regdb/checks/report_once.hpp"
+#include "regdb/names.hpp"
 #include "regdb/spelling.hpp"
 
 namespace regemu::regdb {
 namespace {
-
-std::string LocKey(SourceLoc loc) {
-  return std::to_string(loc.file) + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
-}
 
 // The register as the user wrote it, for errors reported once per YAML line
 // of an array or a block: "register 'PERF{n}'", "register 'TAIL' of block 'ring'".
@@ -28,37 +25,29 @@ void ReportDuplicates(const std::vector<T>& items, std::string_view what, Diagno
   std::unordered_map<std::string_view, const T*> seen;
   // Two arrays (or block templates) that clash clash in every element: one
   // error per pair of YAML lines, not one per element or instance.
-  std::unordered_set<std::string> reported;
+  ReportOnce reported;
   for (const T& item : items) {
     auto [it, inserted] = seen.emplace(item.name, &item);
-    if (!inserted && reported.insert(LocKey(item.loc) + "/" + LocKey(it->second->loc)).second) {
+    if (!inserted && reported.First(item.loc, it->second->loc)) {
       diagnostics.Error(item.loc, std::string(what) + " '" + item.name + "' is defined twice")
           .notes.push_back({it->second->loc, "first defined here"});
     }
   }
 }
 
-std::vector<std::string_view> SpaceNames(const Database& db) {
-  std::vector<std::string_view> names;
-  for (const Space& s : db.spaces) names.push_back(s.name);
-  return names;
-}
-
 SpaceIndex ResolveSpace(const Database& db, const std::string& name, SourceLoc loc, std::string_view user,
                         Diagnostics& diagnostics) {
   if (auto index = db.FindSpace(name)) return *index;
-  std::vector<std::string_view> names = SpaceNames(db);
-  diagnostics.Error(loc, std::string(user) + " names unknown space '" + name + "'" + DidYouMean(name, names));
+  diagnostics.Error(loc, std::string(user) + " names unknown space '" + name + "'" +
+                             DidYouMean(name, NamesOf(db.spaces)));
   return kUnresolved;
 }
 
 void ResolveFieldRef(const Database& db, FieldRef& ref, std::string_view user, Diagnostics& diagnostics) {
   auto reg = db.FindRegister(ref.register_name);
   if (!reg) {
-    std::vector<std::string_view> names;
-    for (const Register& r : db.registers) names.push_back(r.name);
     diagnostics.Error(ref.loc, std::string(user) + " names unknown register '" + ref.register_name + "'" +
-                                   DidYouMean(ref.register_name, names));
+                                   DidYouMean(ref.register_name, NamesOf(db.registers)));
     return;
   }
   const Register& r = db.registers[*reg];
@@ -69,10 +58,8 @@ void ResolveFieldRef(const Database& db, FieldRef& ref, std::string_view user, D
       return;
     }
   }
-  std::vector<std::string_view> names;
-  for (const Field& f : r.fields) names.push_back(f.name);
   diagnostics.Error(ref.loc, std::string(user) + " names unknown field '" + ref.field_name + "' of register '" +
-                                 r.name + "'" + DidYouMean(ref.field_name, names))
+                                 r.name + "'" + DidYouMean(ref.field_name, NamesOf(r.fields)))
       .notes.push_back({r.loc, "'" + r.name + "' is defined here"});
 }
 
@@ -87,29 +74,27 @@ void LinkNames(Database& db, Diagnostics& diagnostics) {
   ReportDuplicates(db.behaviours, "behaviour", diagnostics);
 
   // An array or block yields many registers from one YAML line: report an
-  // unknown space once per line, not once per element.
-  std::unordered_map<std::string, SourceLoc> reported;
+  // unknown space once per line, and a block's once, even with no registers.
+  ReportOnce reported;
+  for (const Block& block : db.blocks) {
+    if (!db.FindSpace(block.space_name) && reported.First(block.space_loc)) {
+      ResolveSpace(db, block.space_name, block.space_loc, "block '" + block.name + "'", diagnostics);
+    }
+  }
   for (Register& reg : db.registers) {
     if (auto index = db.FindSpace(reg.space_name)) {
       reg.space = *index;
-      continue;
+    } else if (reported.First(reg.space_loc)) {
+      ResolveSpace(db, reg.space_name, reg.space_loc, WrittenName(reg), diagnostics);
     }
-    std::string key = reg.space_name + "@" + LocKey(reg.space_loc);
-    if (!reported.emplace(key, reg.space_loc).second) continue;
-    // Name what the user wrote the space on: the block, or the array template.
-    std::string user = reg.block ? "block '" + reg.block->block + "'" : WrittenName(reg);
-    ResolveSpace(db, reg.space_name, reg.space_loc, user, diagnostics);
   }
-  // As for spaces: an unknown alias_of in an array or block is one line, one error.
-  std::unordered_set<std::string> reported_alias;
+  ReportOnce reported_alias;
   for (Register& reg : db.registers) {
     if (reg.alias_of.empty()) continue;
     if (!db.FindRegister(reg.alias_of)) {
-      if (!reported_alias.insert(LocKey(reg.alias_of_loc)).second) continue;
-      std::vector<std::string_view> names;
-      for (const Register& r : db.registers) names.push_back(r.name);
+      if (!reported_alias.First(reg.alias_of_loc)) continue;
       diagnostics.Error(reg.alias_of_loc, WrittenName(reg) + " is an alias_of unknown register '" + reg.alias_of +
-                                              "'" + DidYouMean(reg.alias_of, names));
+                                              "'" + DidYouMean(reg.alias_of, NamesOf(db.registers)));
     } else if (reg.alias_of == reg.name) {
       diagnostics.Error(reg.alias_of_loc, "register '" + reg.name + "' cannot be an alias of itself");
     }

@@ -3,10 +3,10 @@
 // an alias window.
 #include <algorithm>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "regdb/checker.hpp"
+#include "regdb/checks/report_once.hpp"
 
 namespace regemu::regdb {
 namespace {
@@ -65,7 +65,7 @@ void CheckRanges(const Database& db, Diagnostics& diagnostics) {
 
   // Registers inside ranges: binary search the sorted ranges of the space.
   // An array's elements share one offset line: one error per line and range.
-  std::unordered_set<std::string> reported;
+  ReportOnce reported;
   for (const Register& reg : db.registers) {
     if (reg.space == kUnresolved) continue;
     uint64_t last = reg.offset + (db.spaces[reg.space].indexed() ? 0 : reg.size_bytes() - 1);
@@ -77,9 +77,7 @@ void CheckRanges(const Database& db, Diagnostics& diagnostics) {
     if (it == placed.begin()) continue;
     const Range& range = **std::prev(it);
     if (range.space != reg.space || reg.offset > range.base + (range.size - 1)) continue;
-    std::string key = std::to_string(reg.offset_loc.file) + ":" + std::to_string(reg.offset_loc.line) + ":" +
-                      std::to_string(reg.offset_loc.column) + "/" + range.name;
-    if (!reported.insert(std::move(key)).second) continue;
+    if (!reported.First(reg.offset_loc, range.name)) continue;
     std::string where = range.kind == RangeKind::kReserved ? "inside reserved range" : "under alias window";
     diagnostics.Error(reg.offset_loc, "register '" + reg.name + "' at " + Hex(reg.offset) + " is defined " + where +
                                           " '" + range.name + "' " + Span(range.base, range.size) +

@@ -121,21 +121,70 @@ registers:
   EXPECT_THAT(loaded.diagnostics.all()[0].notes, ElementsAre(NoteAt(7, 13, HasSubstr("'CTRL'"))));
 }
 
-TEST(CheckerLayoutTest, AnArrayWhoseStrideIsSmallerThanItsWidthOverlapsItself) {
+TEST(CheckerLayoutTest, AnArrayWhoseStrideIsSmallerThanItsWidthIsReportedOnceAtTheStride) {
   LoadedDatabase loaded = CheckYaml(R"(device: t
 spaces:
   - {name: packed, kind: memory, size: 0x100, alignment: none}
 registers:
   - name: PERF{n}
     space: packed
-    offset: 0x20        # 7:13 error: PERF1 [0x22, 0x25] overlaps PERF0 [0x20, 0x23]
-    array: {count: 2, stride: 2}
+    offset: 0x20
+    array: {count: 4, stride: 2}   # 8:31 error: stride 0x2 < 4 bytes; not one overlap per element pair
 )");
   ASSERT_THAT(loaded.diagnostics.all(),
-              ElementsAre(ErrorAt(7, 13,
-                                  AllOf(HasSubstr("element 1 ('PERF1')"), HasSubstr("[0x22, 0x25]"),
-                                        HasSubstr("overlaps element 0 ('PERF0')")))))
+              ElementsAre(ErrorAt(8, 31,
+                                  AllOf(HasSubstr("array 'PERF{n}' has stride 0x2"), HasSubstr("32-bit"),
+                                        HasSubstr("elements overlap")))))
       << Rendered(loaded);
+}
+
+TEST(CheckerLayoutTest, ACrampedArrayStillOverlapsOtherRegisters) {
+  LoadedDatabase loaded = CheckYaml(R"(device: t
+spaces:
+  - {name: packed, kind: memory, size: 0x100, alignment: none}
+registers:
+  - {name: OTHER, space: packed, offset: 0x22, width: 8}   # 5:45 note
+  - name: PERF{n}
+    space: packed
+    offset: 0x20        # 8:13 error: PERF0 [0x20, 0x23] overlaps OTHER
+    array: {count: 2, stride: 2}   # 9:31 error: stride
+)");
+  EXPECT_THAT(loaded.diagnostics.all(),
+              ElementsAre(ErrorAt(9, 31, HasSubstr("has stride 0x2")),
+                          ErrorAt(8, 13, AllOf(HasSubstr("element 0 ('PERF0')"), HasSubstr("overlaps register 'OTHER'")))))
+      << Rendered(loaded);
+}
+
+TEST(CheckerLayoutTest, MsrArraysStepOneIndexPerRegisterWhateverTheirWidth) {
+  LoadedDatabase loaded = CheckYaml(R"(device: t
+spaces:
+  - {name: msr, kind: msr, size: 0x1000}
+registers:
+  - name: IA32_PMC{n}
+    space: msr
+    offset: 0xC1
+    width: 64
+    array: {count: 4, stride: 1}
+)");
+  EXPECT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+}
+
+TEST(CheckerLayoutTest, AliasOfInsideABlockNamesTheSameInstancesSibling) {
+  LoadedDatabase loaded = CheckYaml(R"(device: t
+spaces:
+  - {name: mmio, kind: mmio, size: 0x10000}
+blocks:
+  - name: ring
+    space: mmio
+    instances: {RCS0: 0x2000, BCS0: 0x3000}
+    registers:
+      - {name: CTL, offset: 0x3C}
+      - {name: CTL_VIEW, offset: 0x3C, alias_of: CTL}
+)");
+  EXPECT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+  const Register* view = loaded.database.RegisterNamed("BCS0_CTL_VIEW");
+  ASSERT_NE(view, nullptr);
+  EXPECT_EQ(view->alias_of, "BCS0_CTL");
 }
 
 TEST(CheckerLayoutTest, RegistersOfTwoBlockInstancesThatOverlapNameTheirInstances) {

@@ -90,6 +90,21 @@ blocks:
       << Rendered(loaded);
 }
 
+TEST(CheckerNamesTest, ABlockWithoutRegistersInAnUnknownSpaceIsStillAnError) {
+  LoadedDatabase loaded = CheckYaml(R"(device: t
+spaces:
+  - {name: mmio, kind: mmio, size: 0x100000}
+blocks:
+  - name: ring
+    space: mmoi         # 6:12 error, though no register carries it
+    instances: {RCS0: 0x2000}
+    registers: []
+)");
+  EXPECT_THAT(loaded.diagnostics.all(),
+              ElementsAre(ErrorAt(6, 12, AllOf(HasSubstr("block 'ring'"), HasSubstr("unknown space 'mmoi'")))))
+      << Rendered(loaded);
+}
+
 TEST(CheckerNamesTest, ARangeInAnUnknownSpaceIsAnError) {
   LoadedDatabase loaded = CheckYaml(R"(device: t
 spaces:

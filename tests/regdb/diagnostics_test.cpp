@@ -203,7 +203,7 @@ TEST(DiagnosticsTest, FormatDiagnosticsSummarisesWhatWasDropped) {
   diagnostics.Error({file, 3, 1}, "third");
   EXPECT_EQ(FormatDiagnostics(sources, diagnostics),
             "e.yaml:1:1: error: first\n 1 | a: 1\n   | ^\n"
-            "note: 2 more errors not shown (limit 1)\n");
+            "note: 2 more error(s) not shown (limit 1)\n");
 }
 
 TEST(DiagnosticsTest, FormatDiagnosticsWithinTheLimitHasNoSummary) {

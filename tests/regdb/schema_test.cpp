@@ -378,8 +378,9 @@ registers:
                           ErrorAt(6, 12, HasSubstr("register name 'CEC0-0' is not a C identifier")),
                           ErrorAt(7, 60, HasSubstr("field name '1ST' is not a C identifier"))))
       << Rendered(loaded);
-  // A register with a bad field is left out; its neighbours load.
-  EXPECT_EQ(loaded.database.RegisterNamed("CEC0_1"), nullptr);
+  // A register with a bad field keeps its place without the field; its neighbours load.
+  ASSERT_NE(loaded.database.RegisterNamed("CEC0_1"), nullptr);
+  EXPECT_TRUE(loaded.database.RegisterNamed("CEC0_1")->fields.empty());
   EXPECT_NE(loaded.database.RegisterNamed("CEC0_2"), nullptr);
 }
 
@@ -398,9 +399,9 @@ registers:
       - {name: MODE, bits: "2"}
 )");
   EXPECT_THAT(loaded.diagnostics.all(),
-              ElementsAre(AllOf(ErrorAt(11, 42, HasSubstr("enumerated value 'SLOW' defined twice in field 'MODE'")),
-                                // an enumerated value is located at its number
-                                WithNotes(NoteAt(11, 38, HasSubstr("first defined here")))),
+              ElementsAre(AllOf(ErrorAt(11, 49, HasSubstr("enumerated value 'SLOW' defined twice in field 'MODE'")),
+                                // both point at the names, the part that clashes
+                                WithNotes(NoteAt(11, 25, HasSubstr("first defined here")))),
                           AllOf(ErrorAt(12, 9, HasSubstr("field 'MODE' defined twice in register 'CTL'")),
                                 WithNotes(NoteAt(9, 15, HasSubstr("first defined here"))))))
       << Rendered(loaded);
@@ -640,7 +641,7 @@ blocks:
       - {name: RING_TAIL, space: mmio, offset: 0x30}
 )");
   EXPECT_THAT(loaded.diagnostics.all(),
-              ElementsAre(ErrorAt(9, 27, HasSubstr("unknown key 'space' in a block register"))))
+              ElementsAre(ErrorAt(9, 34, HasSubstr("a block register has no 'space' of its own"))))
       << Rendered(loaded);
 }
 
@@ -902,7 +903,7 @@ TEST(SchemaTest, ErrorLimitKeepsTheFirstErrorsAndCountsTheRest) {
                                                     ErrorAt(7, 36, HasSubstr("'x3' is not a number"))));
   EXPECT_EQ(loaded.diagnostics.error_count(), 5u);
   EXPECT_TRUE(loaded.diagnostics.truncated());
-  EXPECT_THAT(Rendered(loaded), HasSubstr("note: 2 more errors not shown (limit 3)"));
+  EXPECT_THAT(Rendered(loaded), HasSubstr("note: 2 more error(s) not shown (limit 3)"));
 }
 
 TEST(SchemaTest, ErrorsUpToTheLimitAreNotTruncated) {
@@ -912,7 +913,30 @@ TEST(SchemaTest, ErrorsUpToTheLimitAreNotTruncated) {
   EXPECT_THAT(loaded.diagnostics.all(), SizeIs(5));
   EXPECT_EQ(loaded.diagnostics.error_count(), 5u);
   EXPECT_FALSE(loaded.diagnostics.truncated());
-  EXPECT_THAT(Rendered(loaded), Not(HasSubstr("more errors not shown")));
+  EXPECT_THAT(Rendered(loaded), Not(HasSubstr("more error(s) not shown")));
+}
+
+
+TEST(SchemaTest, ARegisterWithABadFieldIsStillDefinedSoReferencesToItDoNotCascade) {
+  LoadedDatabase loaded = CheckYaml(R"(device: d
+spaces:
+  - {name: mmio, kind: mmio, size: 0x1000}
+registers:
+  - name: TICKS
+    space: mmio
+    offset: 0x10
+    access: hw
+    fields:
+      - {name: BAD, bits: "40:0"}      # 10:27, from the checker
+      - {name: LOW, bits: "15:0", access: rw1c}
+behaviours:
+  - {kind: counter, register: TICKS, period: 10ns}
+)");
+  EXPECT_THAT(loaded.diagnostics.all(),
+              ElementsAre(ErrorAt(11, 43, HasSubstr("unknown access policy 'rw1c'")),
+                          ErrorAt(10, 27, HasSubstr("lie outside 32-bit register 'TICKS'"))))
+      << Rendered(loaded);
+  EXPECT_NE(loaded.database.RegisterNamed("TICKS"), nullptr);
 }
 
 }  // namespace
