@@ -10,7 +10,7 @@ namespace regemu::regdb {
 namespace {
 
 constexpr std::array kNames = {
-#define REGDB_BEHAVIOUR(id, name, check) std::string_view(name),
+#define REGDB_BEHAVIOUR(id, name, check, runtime) std::string_view(name),
 #include "regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
 };
@@ -30,7 +30,7 @@ void CheckBehaviourConfig(const BehaviourSpec& spec, const Database& database, S
   auto kind = BehaviourKindFromName(spec.kind);
   if (!kind) return;  // the loader already reported it
   switch (*kind) {
-#define REGDB_BEHAVIOUR(id, name, check) \
+#define REGDB_BEHAVIOUR(id, name, check, runtime) \
   case BehaviourKind::id: check(spec, database, reader); break;
 #include "regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR

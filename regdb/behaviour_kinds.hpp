@@ -12,10 +12,16 @@
 namespace regemu::regdb {
 
 enum class BehaviourKind : unsigned char {
-#define REGDB_BEHAVIOUR(id, name, check) id,
+#define REGDB_BEHAVIOUR(id, name, check, runtime) id,
 #include "regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
 };
+
+inline constexpr size_t kBehaviourKindCount = 0
+#define REGDB_BEHAVIOUR(id, name, check, runtime) +1
+#include "regdb/behaviour_kinds.def"
+#undef REGDB_BEHAVIOUR
+    ;
 
 std::optional<BehaviourKind> BehaviourKindFromName(std::string_view name);
 std::span<const std::string_view> BehaviourKindNames();
@@ -24,7 +30,7 @@ std::span<const std::string_view> BehaviourKindNames();
 void CheckBehaviourConfig(const BehaviourSpec& spec, const Database& database, SchemaReader& reader);
 
 // Per-kind checks, declared from the table.
-#define REGDB_BEHAVIOUR(id, name, check) \
+#define REGDB_BEHAVIOUR(id, name, check, runtime) \
   void check(const BehaviourSpec& spec, const Database& database, SchemaReader& reader);
 #include "regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR

@@ -1,0 +1,38 @@
+#pragma once
+// Per-register access semantics as masks, precomputed from the fields'
+// policies (regdb's access table), so an access is a few mask operations.
+// Each bit of a register belongs to exactly one policy, so the masks of one
+// group (read effects, write effects) are disjoint.
+
+#include <cstdint>
+
+#include "regdb/database.hpp"
+
+namespace regemu::emulator {
+
+struct AccessMasks {
+  // Reads.
+  uint64_t readable = 0;      // bits that read back their value (others read 0)
+  uint64_t write_only = 0;    // bits a read cannot see: reading only such bits is a violation
+  uint64_t read_clears = 0;   // cleared after being read
+  uint64_t read_sets = 0;     // set after being read
+  // Writes.
+  uint64_t store = 0;         // take the written value
+  uint64_t store_once = 0;    // take the written value on the first write after reset
+  uint64_t one_clears = 0, one_sets = 0, one_toggles = 0;
+  uint64_t zero_clears = 0, zero_sets = 0, zero_toggles = 0;
+  uint64_t write_clears = 0, write_sets = 0;  // any write clears / sets them
+  uint64_t read_only = 0;     // a write that changes them is a read-only violation
+  uint64_t must_be_zero = 0;  // a write of 1 is an mbz violation
+
+  friend bool operator==(const AccessMasks&, const AccessMasks&) = default;
+
+  // A plain read/write register: every bit stores and reads back, nothing else.
+  bool IsPlain(uint64_t width_mask) const;
+};
+
+// The masks of `reg`: its fields' policies, and its default policy for bits
+// no field covers.
+AccessMasks ComputeAccessMasks(const regdb::Register& reg);
+
+}  // namespace regemu::emulator

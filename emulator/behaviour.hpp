@@ -1,0 +1,94 @@
+#pragma once
+// Behaviours: the side-effect machinery behind groups of registers that
+// masks alone cannot express (counters, interrupts, force-wake, ...).
+//
+// A kind has two halves: a BehaviourProgram, compiled once into the Model
+// from its YAML section, and a Behaviour, the per-device runtime state it
+// instantiates. The core calls a Behaviour at four hook points, in this
+// order within one access: BeforeRead (refresh a value before a frontdoor
+// read of a hooked register), the access itself, AfterWrite (react to a
+// frontdoor write of a hooked register), and OnClock after any advance of
+// the virtual clock (explicit steps and per-access cost). OnReset runs after
+// the registers are back at their reset values. Hooks run under the device's
+// lock and use BehaviourContext, never the frontdoor.
+//
+// Adding a kind: one row in regdb/behaviour_kinds.def, its config check in
+// regdb/behaviour_schemas/, `Compile<Runtime>` in emulator/behaviours/, one
+// test file.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emulator/model.hpp"
+#include "emulator/violation.hpp"
+#include "regdb/database.hpp"
+
+namespace regemu::emulator {
+
+class Device;
+
+// What a behaviour may do to its device: backdoor access, time, the
+// interrupt output, and reporting rule breaches.
+class BehaviourContext {
+ public:
+  explicit BehaviourContext(Device& device) : device_(device) {}
+
+  const Model& model() const;
+  uint64_t now_ns() const;
+  uint64_t Peek(RegisterId reg) const;
+  void Poke(RegisterId reg, uint64_t value);
+  // Drives the device's interrupt output; a rising edge is counted.
+  void SetInterrupt(bool asserted);
+  // Records a violation at `reg` (e.g. a `protocol` rule the driver broke).
+  void ReportViolation(ViolationKind kind, RegisterId reg, std::string rule);
+
+ private:
+  Device& device_;
+};
+
+enum class InjectResult { kNotMine, kDone, kBadArguments };
+
+class Behaviour {
+ public:
+  virtual ~Behaviour() = default;
+  // A copy of this runtime state, for device snapshots.
+  virtual std::unique_ptr<Behaviour> Clone() const = 0;
+
+  virtual void OnReset(BehaviourContext&) {}
+  virtual void OnClock(BehaviourContext&, uint64_t /*from_ns*/, uint64_t /*to_ns*/) {}
+  virtual void BeforeRead(BehaviourContext&, RegisterId) {}
+  virtual void AfterWrite(BehaviourContext&, RegisterId, uint64_t /*before*/, uint64_t /*after*/) {}
+  // A hardware-side event (`inject VERB ARGS...`); `error` explains kBadArguments.
+  virtual InjectResult Inject(BehaviourContext&, std::string_view /*verb*/, std::span<const std::string> /*args*/,
+                              std::string& /*error*/) {
+    return InjectResult::kNotMine;
+  }
+};
+
+class BehaviourProgram {
+ public:
+  BehaviourProgram(std::string kind, std::string name) : kind_(std::move(kind)), name_(std::move(name)) {}
+  virtual ~BehaviourProgram() = default;
+
+  const std::string& kind() const { return kind_; }
+  const std::string& name() const { return name_; }
+
+  virtual std::vector<RegisterId> ReadHooks() const { return {}; }
+  virtual std::vector<RegisterId> WriteHooks() const { return {}; }
+  virtual std::unique_ptr<Behaviour> Instantiate() const = 0;
+
+ private:
+  std::string kind_;
+  std::string name_;
+};
+
+// Compiles a behaviour section against a model whose registers are built.
+// Returns null and sets `error` for what the config check cannot know.
+std::unique_ptr<BehaviourProgram> CompileBehaviour(const regdb::BehaviourSpec& spec, const Model& model,
+                                                   std::string& error);
+
+}  // namespace regemu::emulator

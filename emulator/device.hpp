@@ -1,0 +1,138 @@
+#pragma once
+// A fake device: the register state of one instance of a Model, accessed
+// through the frontdoor (Read/Write: access semantics, side effects,
+// violations, trace, time) or the backdoor (Peek/Poke: raw state, never a
+// side effect), with a virtual clock, behaviours and snapshots.
+//
+// Threads: every public member function is safe to call concurrently from
+// several threads (a driver's interrupt thread and its main thread). Each
+// frontdoor access is atomic with respect to the others and gets one place in
+// the trace's total order. Determinism holds for a given order of accesses.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emulator/behaviour.hpp"
+#include "emulator/model.hpp"
+#include "emulator/spin_lock.hpp"
+#include "emulator/trace.hpp"
+#include "emulator/violation.hpp"
+
+namespace regemu::emulator {
+
+struct DeviceOptions {
+  ViolationPolicy policy = ViolationPolicy::Strict();
+  size_t trace_capacity = 1024;      // entries kept in the trace ring (0: no trace)
+  size_t violation_context = 8;      // accesses before a violation it carries
+  size_t max_violations = 1000;      // kept; later ones are only counted
+  uint64_t access_cost_ns = 0;       // virtual time each frontdoor access takes
+  // Called for every recorded violation, under the device lock: it must not
+  // call back into the device (gtest's ADD_FAILURE is fine).
+  std::function<void(const Violation&)> on_violation;
+};
+
+// The whole mutable state of a device, for Restore().
+class DeviceSnapshot {
+ public:
+  DeviceSnapshot() = default;
+  DeviceSnapshot(DeviceSnapshot&&) = default;
+  DeviceSnapshot& operator=(DeviceSnapshot&&) = default;
+
+ private:
+  friend class Device;
+  std::vector<uint64_t> values_;
+  std::vector<uint64_t> written_once_;
+  std::vector<std::unique_ptr<Behaviour>> behaviours_;
+  uint64_t now_ns_ = 0;
+  bool irq_ = false;
+  uint64_t irq_edges_ = 0;
+};
+
+class Device {
+ public:
+  explicit Device(std::shared_ptr<const Model> model, DeviceOptions options = {});
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const Model& model() const { return *model_; }
+
+  // Frontdoor: `width` is 8, 16, 32 or 64; anything else is a `width` violation.
+  uint64_t Read(SpaceId space, uint64_t offset, unsigned width);
+  void Write(SpaceId space, uint64_t offset, unsigned width, uint64_t value);
+  uint64_t ReadRegister(RegisterId reg);
+  void WriteRegister(RegisterId reg, uint64_t value);
+
+  // Backdoor: raw state, no side effects, no violations, no time. Poke
+  // returns false where no register holds the bytes.
+  uint64_t Peek(SpaceId space, uint64_t offset, unsigned width) const;
+  bool Poke(SpaceId space, uint64_t offset, unsigned width, uint64_t value);
+  uint64_t PeekRegister(RegisterId reg) const;
+  void PokeRegister(RegisterId reg, uint64_t value);
+
+  // Virtual time.
+  void Advance(uint64_t ns);
+  uint64_t now_ns() const;
+
+  // Power-on values, write-once bits cleared, behaviours reset. Time goes on.
+  void Reset();
+  DeviceSnapshot Snapshot() const;
+  void Restore(const DeviceSnapshot& snapshot);
+
+  // A hardware-side event for the behaviours (`inject VERB ARGS...`).
+  // Returns "" when handled, else why not.
+  std::string Inject(std::string_view verb, std::span<const std::string> args);
+
+  // The interrupt output, driven by behaviours.
+  bool interrupt_asserted() const;
+  uint64_t interrupt_edges() const;
+
+  std::vector<Violation> violations() const;
+  size_t violation_count() const;          // all recorded, including those past max_violations
+  size_t failing_violation_count() const;  // recorded with the kFail action
+  void ClearViolations();
+
+  std::vector<TraceEntry> Trace(size_t last = ~size_t{0}) const;
+  uint64_t access_count() const;  // sequence number of the last trace event
+
+  // The device's options can be changed between accesses (e.g. announced violations).
+  void SetPolicy(const ViolationPolicy& policy);
+
+ private:
+  friend class BehaviourContext;
+  struct Access;
+
+  uint64_t ReadLocked(SpaceId space, uint64_t offset, unsigned width, Access& access);
+  void WriteLocked(SpaceId space, uint64_t offset, unsigned width, uint64_t value, Access& access);
+  uint64_t ReadBits(RegisterId reg, uint64_t lanes, Access& access);
+  void WriteBits(RegisterId reg, uint64_t lanes, uint64_t value, Access& access);
+  bool CheckShape(const SpaceModel& space, uint64_t offset, unsigned width, regdb::WidthSet widths, Access& access);
+  bool WindowEnabled(const RangeModel& range) const;
+  void Violate(Access& access, ViolationKind kind, RegisterId reg, uint64_t field_bits, std::string rule);
+  void Finish(Access& access);
+  void AdvanceLocked(uint64_t ns);
+  uint64_t PeekLocked(SpaceId space, uint64_t offset, unsigned width) const;
+  void SetInterruptLocked(bool asserted);
+
+  std::shared_ptr<const Model> model_;
+  DeviceOptions options_;
+  mutable SpinLock lock_;
+  std::vector<uint64_t> values_;
+  std::vector<uint64_t> written_once_;  // one bit per register
+  std::vector<std::unique_ptr<Behaviour>> behaviours_;
+  TraceRing trace_;
+  uint64_t sequence_ = 0;
+  uint64_t now_ns_ = 0;
+  bool irq_ = false;
+  uint64_t irq_edges_ = 0;
+  std::vector<Violation> violations_;
+  size_t violation_count_ = 0;
+  size_t failing_count_ = 0;
+};
+
+}  // namespace regemu::emulator

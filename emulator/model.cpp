@@ -1,0 +1,187 @@
+#include "emulator/model.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "emulator/behaviour.hpp"
+
+namespace regemu::emulator {
+
+Model::~Model() = default;
+
+std::string_view RegisterModel::FieldAt(uint64_t bits) const {
+  if (bits == 0) return {};
+  uint64_t lowest = bits & (~bits + 1);
+  for (const FieldModel& field : fields) {
+    if ((field.mask & lowest) != 0) return field.name;
+  }
+  return {};
+}
+
+const RangeModel* SpaceModel::RangeAt(uint64_t offset) const {
+  auto it = std::upper_bound(ranges.begin(), ranges.end(), offset,
+                             [](uint64_t value, const RangeModel& range) { return value < range.base; });
+  if (it == ranges.begin()) return nullptr;
+  --it;
+  return it->Contains(offset) ? &*it : nullptr;
+}
+
+std::optional<SpaceId> Model::FindSpace(std::string_view name) const {
+  for (size_t i = 0; i < spaces_.size(); ++i) {
+    if (spaces_[i].name == name) return static_cast<SpaceId>(i);
+  }
+  return std::nullopt;
+}
+
+std::optional<RegisterId> Model::FindRegister(std::string_view name) const {
+  auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
+                             [&](RegisterId id, std::string_view key) { return registers_[id].name < key; });
+  if (it == by_name_.end() || registers_[*it].name != name) return std::nullopt;
+  return *it;
+}
+
+size_t Model::memory_bytes() const {
+  size_t bytes = sizeof(Model) + spaces_.capacity() * sizeof(SpaceModel) +
+                 registers_.capacity() * sizeof(RegisterModel) + masks_.capacity() * sizeof(AccessMasks) +
+                 by_name_.capacity() * sizeof(RegisterId) + hooks_.capacity() * sizeof(uint32_t);
+  for (const SpaceModel& space : spaces_) {
+    bytes += space.decode.memory_bytes() + space.ranges.capacity() * sizeof(RangeModel);
+  }
+  for (const RegisterModel& reg : registers_) {
+    if (reg.name.capacity() > 15) bytes += reg.name.capacity() + 1;
+    bytes += reg.fields.capacity() * sizeof(FieldModel);
+    for (const FieldModel& field : reg.fields) {
+      if (field.name.capacity() > 15) bytes += field.name.capacity() + 1;
+    }
+  }
+  return bytes;
+}
+
+// Builds a Model step by step; a friend so Model stays immutable to everyone else.
+struct ModelBuilder {
+  static CompileResult Build(const regdb::Database& db) {
+    CompileResult result;
+    std::shared_ptr<Model> model(new Model());
+    model->device_ = db.device;
+
+    for (const regdb::Space& space : db.spaces) {
+      SpaceModel s;
+      s.name = space.name;
+      s.kind = space.kind;
+      s.size = space.size;
+      s.widths = space.widths;
+      s.natural_alignment = space.natural_alignment;
+      s.indexed = space.indexed();
+      s.unclaimed = space.unclaimed;
+      s.decode = DecodeTable(s.indexed);
+      model->spaces_.push_back(std::move(s));
+    }
+    if (model->spaces_.size() > 0xFFFF) result.errors.push_back("more than 65535 spaces");
+
+    std::map<std::vector<uint64_t>, uint32_t> interned;
+    for (const regdb::Register& reg : db.registers) {
+      if (reg.space == regdb::kUnresolved) {
+        result.errors.push_back("register '" + reg.name + "' has no resolved space: check the database first");
+        continue;
+      }
+      SpaceModel& space = model->spaces_[reg.space];
+      RegisterModel r;
+      r.name = reg.name;
+      r.space = static_cast<SpaceId>(reg.space);
+      r.offset = reg.offset;
+      r.width = static_cast<uint8_t>(reg.width);
+      r.width_mask = reg.width_mask();
+      r.reset = reg.reset & r.width_mask;
+      r.extent = static_cast<uint8_t>(space.indexed ? 1 : reg.size_bytes());
+      uint64_t granule = space.indexed ? reg.offset : reg.offset >> 2;
+      if (granule + r.extent >= DecodeTable::kMaxGranules) {
+        result.errors.push_back("register '" + reg.name + "' at " + regdb::Hex(reg.offset) +
+                                " lies beyond what the decode tables cover (16 GiB, or 2^32 MSR indices)");
+        continue;
+      }
+      AccessMasks masks = ComputeAccessMasks(reg);
+      if (reg.masked) r.flags |= RegisterModel::kMasked;
+      if (reg.is_volatile) r.flags |= RegisterModel::kVolatile;
+      if (!reg.masked && masks.IsPlain(r.width_mask)) r.flags |= RegisterModel::kPlain;
+      std::vector<uint64_t> key{masks.readable,    masks.write_only,  masks.read_clears,  masks.read_sets,
+                                masks.store,       masks.store_once,  masks.one_clears,   masks.one_sets,
+                                masks.one_toggles, masks.zero_clears, masks.zero_sets,    masks.zero_toggles,
+                                masks.write_clears, masks.write_sets, masks.read_only,    masks.must_be_zero};
+      auto [it, inserted] = interned.emplace(std::move(key), static_cast<uint32_t>(model->masks_.size()));
+      if (inserted) model->masks_.push_back(masks);
+      r.masks = it->second;
+      for (const regdb::Field& field : reg.fields) r.fields.push_back({field.name, field.mask() & r.width_mask});
+      RegisterId id = static_cast<RegisterId>(model->registers_.size());
+      space.decode.Add(reg.offset, r.extent, id);
+      model->registers_.push_back(std::move(r));
+    }
+
+    model->by_name_.resize(model->registers_.size());
+    for (RegisterId i = 0; i < model->by_name_.size(); ++i) model->by_name_[i] = i;
+    std::sort(model->by_name_.begin(), model->by_name_.end(),
+              [&](RegisterId a, RegisterId b) { return model->registers_[a].name < model->registers_[b].name; });
+
+    for (const regdb::Range& range : db.ranges) {
+      if (range.space == regdb::kUnresolved) continue;
+      RangeModel r;
+      r.kind = range.kind;
+      r.writes = range.writes;
+      r.widths = range.widths.empty() ? db.spaces[range.space].widths : range.widths;
+      r.base = range.base;
+      r.size = range.size;
+      r.name = range.name;
+      if (range.kind == regdb::RangeKind::kAlias) {
+        r.target_space = static_cast<SpaceId>(range.target_space);
+        r.target_offset = range.target_offset;
+        if (range.enabled_by && range.enabled_by->reg != regdb::kUnresolved) {
+          auto id = model->FindRegister(range.enabled_by->register_name);
+          const regdb::Register& reg = db.registers[range.enabled_by->reg];
+          if (id) {
+            r.enable_register = *id;
+            r.enable_mask = reg.fields[range.enabled_by->field].mask();
+          }
+        }
+      }
+      model->spaces_[range.space].ranges.push_back(std::move(r));
+    }
+    for (SpaceModel& space : model->spaces_) {
+      std::sort(space.ranges.begin(), space.ranges.end(),
+                [](const RangeModel& a, const RangeModel& b) { return a.base < b.base; });
+    }
+
+    // Behaviours last: they resolve register names against the built model.
+    std::vector<std::vector<uint32_t>> hooks(model->registers_.size());
+    for (const regdb::BehaviourSpec& spec : db.behaviours) {
+      std::string error;
+      std::unique_ptr<BehaviourProgram> program = CompileBehaviour(spec, *model, error);
+      if (!program) {
+        result.errors.push_back("behaviour '" + spec.name + "': " + error);
+        continue;
+      }
+      auto index = static_cast<uint32_t>(model->behaviours_.size());
+      for (RegisterId id : program->ReadHooks()) {
+        model->registers_[id].flags |= RegisterModel::kHookRead;
+        if (std::find(hooks[id].begin(), hooks[id].end(), index) == hooks[id].end()) hooks[id].push_back(index);
+      }
+      for (RegisterId id : program->WriteHooks()) {
+        model->registers_[id].flags |= RegisterModel::kHookWrite;
+        if (std::find(hooks[id].begin(), hooks[id].end(), index) == hooks[id].end()) hooks[id].push_back(index);
+      }
+      model->behaviours_.push_back(std::move(program));
+    }
+    for (RegisterId id = 0; id < hooks.size(); ++id) {
+      RegisterModel& r = model->registers_[id];
+      if (!hooks[id].empty()) r.flags &= static_cast<uint8_t>(~RegisterModel::kPlain);
+      r.hooks_begin = static_cast<uint32_t>(model->hooks_.size());
+      r.hooks_count = static_cast<uint16_t>(hooks[id].size());
+      model->hooks_.insert(model->hooks_.end(), hooks[id].begin(), hooks[id].end());
+    }
+
+    if (result.errors.empty()) result.model = std::move(model);
+    return result;
+  }
+};
+
+CompileResult Compile(const regdb::Database& database) { return ModelBuilder::Build(database); }
+
+}  // namespace regemu::emulator

@@ -1,0 +1,130 @@
+#pragma once
+// The compiled, immutable form of a checked database: per-space decode
+// tables, per-register masks and resets, the range table and the behaviour
+// programs. One Model is shared, read-only, by any number of Devices and
+// threads; creating a Device from it is cheap.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emulator/access_masks.hpp"
+#include "emulator/decode_table.hpp"
+#include "regdb/database.hpp"
+
+namespace regemu::emulator {
+
+using SpaceId = uint16_t;
+using RegisterId = uint32_t;
+class BehaviourProgram;
+
+struct FieldModel {
+  std::string name;
+  uint64_t mask = 0;
+};
+
+struct RegisterModel {
+  enum Flags : uint8_t {
+    kPlain = 1 << 0,      // rw everywhere, no hooks: the fast path
+    kMasked = 1 << 1,     // Intel masked register
+    kHookRead = 1 << 2,   // a behaviour runs before frontdoor reads
+    kHookWrite = 1 << 3,  // a behaviour runs after frontdoor writes
+    kVolatile = 1 << 4,
+  };
+
+  uint64_t offset = 0;
+  uint64_t reset = 0;
+  uint64_t width_mask = 0;
+  uint32_t masks = 0;  // index into Model::masks()
+  uint32_t hooks_begin = 0;
+  uint16_t hooks_count = 0;
+  SpaceId space = 0;
+  uint8_t width = 32;
+  uint8_t flags = 0;
+  uint8_t extent = 4;  // in offset units: bytes, or 1 in an indexed space
+  std::string name;
+  std::vector<FieldModel> fields;
+
+  bool has(Flags flag) const { return (flags & flag) != 0; }
+  // The field holding the lowest set bit of `bits`, or "".
+  std::string_view FieldAt(uint64_t bits) const;
+};
+
+struct RangeModel {
+  regdb::RangeKind kind = regdb::RangeKind::kReserved;
+  regdb::AliasWrites writes = regdb::AliasWrites::kIgnore;
+  regdb::WidthSet widths;
+  SpaceId target_space = 0;
+  uint64_t base = 0;
+  uint64_t size = 0;
+  uint64_t target_offset = 0;
+  RegisterId enable_register = DecodeTable::kNone;  // window decodes while (value & enable_mask) != 0
+  uint64_t enable_mask = 0;
+  std::string name;
+
+  bool Contains(uint64_t offset) const { return offset >= base && offset - base < size; }
+};
+
+struct SpaceModel {
+  std::string name;
+  regdb::SpaceKind kind = regdb::SpaceKind::kMmio;
+  uint64_t size = 0;
+  regdb::WidthSet widths;
+  bool natural_alignment = true;
+  bool indexed = false;
+  uint64_t unclaimed = 0;
+  DecodeTable decode;
+  std::vector<RangeModel> ranges;  // sorted by base, disjoint
+
+  // The range holding `offset`, or nullptr (binary search: off the register path).
+  const RangeModel* RangeAt(uint64_t offset) const;
+};
+
+class Model {
+ public:
+  ~Model();
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  const std::string& device() const { return device_; }
+  const std::vector<SpaceModel>& spaces() const { return spaces_; }
+  const std::vector<RegisterModel>& registers() const { return registers_; }
+  const AccessMasks& masks(const RegisterModel& reg) const { return masks_[reg.masks]; }
+  const std::vector<std::unique_ptr<BehaviourProgram>>& behaviours() const { return behaviours_; }
+  // Behaviour indices hooked on a register, see RegisterModel::hooks_begin.
+  const std::vector<uint32_t>& hooks() const { return hooks_; }
+
+  std::optional<SpaceId> FindSpace(std::string_view name) const;
+  std::optional<RegisterId> FindRegister(std::string_view name) const;  // binary search over sorted names
+  // The register holding `offset` of `space`, or DecodeTable::kNone.
+  RegisterId Decode(SpaceId space, uint64_t offset) const { return spaces_[space].decode.Lookup(offset); }
+
+  // Approximate heap footprint, for the memory budget.
+  size_t memory_bytes() const;
+
+ private:
+  friend struct ModelBuilder;
+  Model() = default;
+
+  std::string device_;
+  std::vector<SpaceModel> spaces_;
+  std::vector<RegisterModel> registers_;
+  std::vector<AccessMasks> masks_;  // interned: registers with one layout share an entry
+  std::vector<RegisterId> by_name_;  // register ids sorted by name
+  std::vector<std::unique_ptr<BehaviourProgram>> behaviours_;
+  std::vector<uint32_t> hooks_;
+};
+
+struct CompileResult {
+  std::shared_ptr<const Model> model;  // null when errors is not empty
+  std::vector<std::string> errors;
+};
+
+// Compiles a database that passed the checker (compiling one with errors is
+// refused). Errors are limits of the emulator, e.g. offsets past 16 GiB.
+CompileResult Compile(const regdb::Database& database);
+
+}  // namespace regemu::emulator

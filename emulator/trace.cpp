@@ -1,0 +1,71 @@
+#include "emulator/trace.hpp"
+
+#include <algorithm>
+
+#include "emulator/model.hpp"
+#include "emulator/violation.hpp"
+#include "regdb/numbers.hpp"
+
+namespace regemu::emulator {
+
+std::vector<TraceEntry> TraceRing::Last(size_t count) const {
+  size_t n = std::min(count, size());
+  std::vector<TraceEntry> out;
+  out.reserve(n);
+  for (uint64_t i = next_ - n; i < next_; ++i) out.push_back(entries_[i % entries_.size()]);
+  return out;
+}
+
+namespace {
+
+std::string Padded(uint64_t value, unsigned width) {
+  std::string hex = regdb::Hex(value).substr(2);
+  size_t digits = width / 4;
+  if (hex.size() < digits) hex.insert(0, digits - hex.size(), '0');
+  return "0x" + hex;
+}
+
+}  // namespace
+
+std::string RenderTraceEntry(const Model& model, const TraceEntry& entry) {
+  std::string comment = "  # t=" + std::to_string(entry.time_ns) + "ns seq=" + std::to_string(entry.sequence);
+  if (entry.op == TraceOp::kStep) return "step " + std::to_string(entry.value) + "ns" + comment;
+  if (entry.op == TraceOp::kReset) return "reset" + comment;
+
+  std::string space = entry.space < model.spaces().size() ? model.spaces()[entry.space].name : "?";
+  std::string where = space + " " + regdb::Hex(entry.offset);
+  std::string width = std::to_string(entry.width);
+  // A read is rendered as the expectation it met, so replaying checks it.
+  std::string line;
+  switch (entry.op) {
+    case TraceOp::kRead: line = "expect" + width + " " + where + " " + Padded(entry.value, entry.width); break;
+    case TraceOp::kWrite: line = "write" + width + " " + where + " " + Padded(entry.value, entry.width); break;
+    case TraceOp::kPeek: line = "peek" + width + " " + where; break;
+    case TraceOp::kPoke: line = "poke" + width + " " + where + " " + Padded(entry.value, entry.width); break;
+    case TraceOp::kStep:
+    case TraceOp::kReset: break;
+  }
+  if (entry.reg != kNoRegister && entry.reg < model.registers().size()) {
+    comment += " " + model.registers()[entry.reg].name;
+  }
+  switch (entry.outcome) {
+    case TraceOutcome::kOk: break;
+    case TraceOutcome::kReserved: comment += " (reserved)"; break;
+    case TraceOutcome::kAlias: comment += " (alias window)"; break;
+    case TraceOutcome::kUnclaimed: comment += " (unclaimed)"; break;
+    case TraceOutcome::kDropped: comment += " (dropped)"; break;
+    case TraceOutcome::kViolation:
+      // Announce it, so that replaying the trace in strict mode passes.
+      return "expect-violation " + std::string(ViolationKindName(static_cast<ViolationKind>(entry.violation))) +
+             "\n" + line + comment;
+  }
+  return line + comment;
+}
+
+std::string RenderTrace(const Model& model, const std::vector<TraceEntry>& entries) {
+  std::string text;
+  for (const TraceEntry& entry : entries) text += RenderTraceEntry(model, entry) + "\n";
+  return text;
+}
+
+}  // namespace regemu::emulator

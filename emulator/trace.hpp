@@ -1,0 +1,64 @@
+#pragma once
+// The trace: a bounded ring of what happened to a device, in order. It is
+// rendered as script text (`regemu run` can replay it), so a failing test's
+// last accesses can be pasted into a reproducer.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace regemu::emulator {
+
+class Model;
+
+enum class TraceOp : uint8_t { kRead, kWrite, kPeek, kPoke, kStep, kReset };
+
+// How the access was decoded and whether it broke a rule.
+enum class TraceOutcome : uint8_t { kOk, kReserved, kAlias, kUnclaimed, kViolation, kDropped };
+
+inline constexpr uint32_t kNoRegister = ~uint32_t{0};
+
+struct TraceEntry {
+  uint64_t sequence = 0;
+  uint64_t time_ns = 0;
+  uint64_t offset = 0;
+  uint64_t value = 0;  // read or written; for kStep the nanoseconds advanced
+  uint32_t reg = kNoRegister;
+  uint16_t space = 0;
+  uint8_t width = 0;
+  TraceOp op = TraceOp::kRead;
+  TraceOutcome outcome = TraceOutcome::kOk;
+  uint8_t violation = 0;  // a ViolationKind when outcome is kViolation
+};
+
+// Fixed capacity; the oldest entry is overwritten. Capacity 0 records nothing.
+class TraceRing {
+ public:
+  explicit TraceRing(size_t capacity = 1024) : entries_(capacity) {}
+
+  void Push(const TraceEntry& entry) {
+    if (entries_.empty()) return;
+    entries_[next_ % entries_.size()] = entry;
+    ++next_;
+  }
+  size_t capacity() const { return entries_.size(); }
+  size_t size() const { return next_ < entries_.size() ? next_ : entries_.size(); }
+  uint64_t total() const { return next_; }  // entries ever pushed
+  void Clear() { next_ = 0; }
+
+  // The newest `count` entries (or all), oldest first.
+  std::vector<TraceEntry> Last(size_t count) const;
+  std::vector<TraceEntry> All() const { return Last(size()); }
+
+ private:
+  std::vector<TraceEntry> entries_;
+  uint64_t next_ = 0;
+};
+
+// One script line for an entry, with a comment naming time, register and outcome:
+//   write32 mmio 0x2360 0x00000001  # t=40ns seq=3 OACONTROL
+//   expect32 mmio 0x2364 0x00000000  # t=50ns seq=4 OASTATUS1
+std::string RenderTraceEntry(const Model& model, const TraceEntry& entry);
+std::string RenderTrace(const Model& model, const std::vector<TraceEntry>& entries);
+
+}  // namespace regemu::emulator
