@@ -1,19 +1,38 @@
 #include "emulator/device.hpp"
 
 #include <mutex>
+#include <stdexcept>
 
 namespace regemu::emulator {
 
 // One frontdoor access in flight: its trace entry and what it ran into.
 struct Device::Access {
+  Access(const TraceEntry& entry_in, bool violated_in) : entry(entry_in), violated(violated_in) {}
+
   TraceEntry entry;
   bool violated = false;
+  // Its violations, recorded when it finishes: only then is the value a read
+  // returns known (a violation carries it).
+  std::vector<Violation> pending;
 };
 
 namespace {
 
 bool IsAccessWidth(unsigned width) { return width == 8 || width == 16 || width == 32 || width == 64; }
 uint64_t WidthMask(unsigned width) { return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }
+
+// The write-once bits of every field holding one of `bits`; the write-once
+// bits no field covers (the register's default policy) count as one field.
+uint64_t OnceFieldBits(const RegisterModel& r, uint64_t store_once, uint64_t bits) {
+  uint64_t result = 0;
+  uint64_t covered = 0;
+  for (const FieldModel& field : r.fields) {
+    covered |= field.mask;
+    if ((field.mask & bits) != 0) result |= field.mask & store_once;
+  }
+  if ((store_once & ~covered & bits) != 0) result |= store_once & ~covered;
+  return result;
+}
 
 }  // namespace
 
@@ -22,7 +41,7 @@ Device::Device(std::shared_ptr<const Model> model, DeviceOptions options)
   const auto& regs = model_->registers();
   values_.resize(regs.size());
   for (size_t i = 0; i < regs.size(); ++i) values_[i] = regs[i].reset;
-  written_once_.assign((regs.size() + 63) / 64, 0);
+  written_once_.assign(model_->once_slots(), 0);
   behaviours_.reserve(model_->behaviours().size());
   for (const auto& program : model_->behaviours()) behaviours_.push_back(program->Instantiate());
   BehaviourContext context(*this);
@@ -36,19 +55,34 @@ Device::~Device() = default;
 uint64_t Device::Read(SpaceId space, uint64_t offset, unsigned width) {
   std::lock_guard guard(lock_);
   const SpaceModel& s = model_->spaces().at(space);
+  RegisterId id = s.decode.Lookup(offset);
+  if (id != DecodeTable::kNone) {
+    const RegisterModel& r = model_->registers()[id];
+    // A whole register at its own offset: the checker guarantees it is
+    // aligned and inside its space, so the shape checks and the byte-lane
+    // walk of ReadLocked would come to ReadBits(id, all lanes).
+    if (r.offset == offset && r.width == width && s.widths.Contains(width)) {
+      if (r.has(RegisterModel::kPlain)) {
+        // The fastest path: no side effect, the trace entry built in place.
+        uint64_t value = values_[id];
+        trace_.Push(TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
+                               TraceOp::kRead, TraceOutcome::kOk, 0});
+        if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
+        return value;
+      }
+      Access access{TraceEntry{++sequence_, now_ns_, offset, 0, id, space, static_cast<uint8_t>(width),
+                               TraceOp::kRead, TraceOutcome::kOk, 0},
+                    false};
+      uint64_t value = ReadBits(id, WidthMask(width), access);
+      access.entry.value = value;
+      Finish(access);
+      return value;
+    }
+  }
   Access access{TraceEntry{++sequence_, now_ns_, offset, 0, kNoRegister, space, static_cast<uint8_t>(width),
                            TraceOp::kRead, TraceOutcome::kOk, 0},
                 false};
-  // The fast path: a whole plain register at its own offset.
-  RegisterId id = s.decode.Lookup(offset);
-  uint64_t value;
-  if (id != DecodeTable::kNone && model_->registers()[id].has(RegisterModel::kPlain) &&
-      model_->registers()[id].offset == offset && model_->registers()[id].width == width && s.widths.Contains(width)) {
-    value = values_[id];
-    access.entry.reg = id;
-  } else {
-    value = ReadLocked(space, offset, width, access);
-  }
+  uint64_t value = ReadLocked(space, offset, width, access);
   access.entry.value = value;
   Finish(access);
   return value;
@@ -58,17 +92,30 @@ void Device::Write(SpaceId space, uint64_t offset, unsigned width, uint64_t valu
   std::lock_guard guard(lock_);
   const SpaceModel& s = model_->spaces().at(space);
   if (IsAccessWidth(width)) value &= WidthMask(width);
+  RegisterId id = s.decode.Lookup(offset);
+  if (id != DecodeTable::kNone) {
+    const RegisterModel& r = model_->registers()[id];
+    // A whole register at its own offset, as in Read.
+    if (r.offset == offset && r.width == width && s.widths.Contains(width)) {
+      if (r.has(RegisterModel::kPlain)) {
+        values_[id] = value;
+        trace_.Push(TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
+                               TraceOp::kWrite, TraceOutcome::kOk, 0});
+        if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
+        return;
+      }
+      Access access{TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
+                               TraceOp::kWrite, TraceOutcome::kOk, 0},
+                    false};
+      WriteBits(id, WidthMask(width), value, access);
+      Finish(access);
+      return;
+    }
+  }
   Access access{TraceEntry{++sequence_, now_ns_, offset, value, kNoRegister, space, static_cast<uint8_t>(width),
                            TraceOp::kWrite, TraceOutcome::kOk, 0},
                 false};
-  RegisterId id = s.decode.Lookup(offset);
-  if (id != DecodeTable::kNone && model_->registers()[id].has(RegisterModel::kPlain) &&
-      model_->registers()[id].offset == offset && model_->registers()[id].width == width && s.widths.Contains(width)) {
-    values_[id] = value;
-    access.entry.reg = id;
-  } else {
-    WriteLocked(space, offset, width, value, access);
-  }
+  WriteLocked(space, offset, width, value, access);
   Finish(access);
 }
 
@@ -96,6 +143,7 @@ bool Device::CheckShape(const SpaceModel& space, uint64_t offset, unsigned width
   }
   uint64_t extent = space.indexed ? 1 : width / 8;
   if (offset >= space.size || extent > space.size - offset) {
+    access.entry.outcome = TraceOutcome::kUnclaimed;
     Violate(access, ViolationKind::kUnclaimed, kNoRegister, 0,
             "the access lies outside space '" + space.name + "' (size " + regdb::Hex(space.size) + ")");
     return false;
@@ -155,12 +203,18 @@ uint64_t Device::ReadLocked(SpaceId space_id, uint64_t offset, unsigned width, A
       access.entry.outcome = TraceOutcome::kAlias;
       TraceEntry outer = access.entry;
       uint64_t value = ReadLocked(range->target_space, range->target_offset + (offset - range->base), width, access);
-      TraceOutcome inner = access.entry.outcome;
+      TraceEntry inner = access.entry;
       access.entry = outer;
-      if (inner == TraceOutcome::kViolation) access.entry.outcome = inner;
+      // A violation inside the target is this access's: keep its outcome and its kind.
+      if (inner.outcome == TraceOutcome::kViolation) {
+        access.entry.outcome = inner.outcome;
+        access.entry.violation = inner.violation;
+      }
       return value;
     }
   }
+  // Traced as unclaimed even when the policy ignores the violation (which then leaves the outcome alone).
+  access.entry.outcome = TraceOutcome::kUnclaimed;
   Violate(access, ViolationKind::kUnclaimed, kNoRegister, 0, "no register, range or window decodes here");
   return unclaimed;
 }
@@ -214,12 +268,18 @@ void Device::WriteLocked(SpaceId space_id, uint64_t offset, unsigned width, uint
       access.entry.outcome = TraceOutcome::kAlias;
       TraceEntry outer = access.entry;
       WriteLocked(range->target_space, range->target_offset + (offset - range->base), width, value, access);
-      TraceOutcome inner = access.entry.outcome;
+      TraceEntry inner = access.entry;
       access.entry = outer;
-      if (inner == TraceOutcome::kViolation) access.entry.outcome = inner;
+      // A violation inside the target is this access's: keep its outcome and its kind.
+      if (inner.outcome == TraceOutcome::kViolation) {
+        access.entry.outcome = inner.outcome;
+        access.entry.violation = inner.violation;
+      }
       return;
     }
   }
+  // Traced as unclaimed even when the policy ignores the violation (which then leaves the outcome alone).
+  access.entry.outcome = TraceOutcome::kUnclaimed;
   Violate(access, ViolationKind::kUnclaimed, kNoRegister, 0, "no register, range or window decodes here");
 }
 
@@ -227,9 +287,11 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
   const RegisterModel& r = model_->registers()[id];
   if (r.has(RegisterModel::kHookRead)) {
     BehaviourContext context(*this);
+    in_flight_ = &access;  // what the hooks report belongs to this access
     for (uint16_t i = 0; i < r.hooks_count; ++i) {
       behaviours_[model_->hooks()[r.hooks_begin + i]]->BeforeRead(context, id);
     }
+    in_flight_ = nullptr;
   }
   const AccessMasks& m = model_->masks(r);
   if ((lanes & m.write_only) != 0 && (lanes & m.readable) == 0) {
@@ -259,12 +321,13 @@ void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& ac
   }
   uint64_t after = (before & ~(m.store & written)) | (value & m.store & written);
   if (uint64_t once = m.store_once & written) {
-    uint64_t& word = written_once_[id / 64];
-    uint64_t bit = uint64_t{1} << (id % 64);
-    if ((word & bit) == 0) {
-      after = (after & ~once) | (value & once);
-      word |= bit;
-    }
+    // Write-once is a field's policy: the write stores into once-fields not
+    // written since reset, and uses up every once-field it touches (all of
+    // the field, also lanes it did not cover), but no other.
+    uint64_t& done = written_once_[r.once_slot];
+    uint64_t fresh = once & ~done;
+    after = (after & ~fresh) | (value & fresh);
+    done |= OnceFieldBits(r, m.store_once, once);
   }
   after &= ~(value & m.one_clears & written);
   after |= value & m.one_sets & written;
@@ -278,9 +341,11 @@ void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& ac
   values_[id] = after;
   if (r.has(RegisterModel::kHookWrite)) {
     BehaviourContext context(*this);
+    in_flight_ = &access;  // what the hooks report belongs to this access
     for (uint16_t i = 0; i < r.hooks_count; ++i) {
       behaviours_[model_->hooks()[r.hooks_begin + i]]->AfterWrite(context, id, before, after);
     }
+    in_flight_ = nullptr;
   }
 }
 
@@ -294,7 +359,7 @@ void Device::Violate(Access& access, ViolationKind kind, RegisterId reg, uint64_
   }
   ++violation_count_;
   if (action == ViolationAction::kFail) ++failing_count_;
-  if (violations_.size() >= options_.max_violations && !options_.on_violation) return;
+  if (violations_.size() + access.pending.size() >= options_.max_violations && !options_.on_violation) return;
 
   Violation v;
   v.kind = kind;
@@ -315,11 +380,20 @@ void Device::Violate(Access& access, ViolationKind kind, RegisterId reg, uint64_
   v.rule = std::move(rule);
   v.recent = trace_.Last(options_.violation_context);
   v.fails = action == ViolationAction::kFail;
-  if (options_.on_violation) options_.on_violation(v);
-  if (violations_.size() < options_.max_violations) violations_.push_back(std::move(v));
+  access.pending.push_back(std::move(v));
+}
+
+void Device::Record(Access& access) {
+  for (Violation& v : access.pending) {
+    if (v.op == TraceOp::kRead) v.value = access.entry.value;  // the value the read returned
+    if (options_.on_violation) options_.on_violation(v);
+    if (violations_.size() < options_.max_violations) violations_.push_back(std::move(v));
+  }
+  access.pending.clear();
 }
 
 void Device::Finish(Access& access) {
+  Record(access);
   trace_.Push(access.entry);
   if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
 }
@@ -417,6 +491,7 @@ void Device::Reset() {
 DeviceSnapshot Device::Snapshot() const {
   std::lock_guard guard(lock_);
   DeviceSnapshot snapshot;
+  snapshot.model_ = model_;
   snapshot.values_ = values_;
   snapshot.written_once_ = written_once_;
   snapshot.behaviours_.reserve(behaviours_.size());
@@ -429,7 +504,8 @@ DeviceSnapshot Device::Snapshot() const {
 
 void Device::Restore(const DeviceSnapshot& snapshot) {
   std::lock_guard guard(lock_);
-  if (snapshot.values_.size() != values_.size() || snapshot.behaviours_.size() != behaviours_.size()) {
+  // Two models of the same size still differ in meaning (and in behaviour types): compare the model itself.
+  if (snapshot.model_ != model_) {
     throw std::invalid_argument("Device::Restore: the snapshot was taken from a device of another model");
   }
   std::copy(snapshot.values_.begin(), snapshot.values_.end(), values_.begin());
@@ -520,11 +596,18 @@ void BehaviourContext::Poke(RegisterId reg, uint64_t value) {
 }
 void BehaviourContext::SetInterrupt(bool asserted) { device_.SetInterruptLocked(asserted); }
 void BehaviourContext::ReportViolation(ViolationKind kind, RegisterId reg, std::string rule) {
+  if (device_.in_flight_ != nullptr) {
+    // From a hook of a frontdoor access: the access broke the rule, so the
+    // violation is recorded with it, in order, and marks its trace entry.
+    device_.Violate(*device_.in_flight_, kind, reg, 0, std::move(rule));
+    return;
+  }
   const RegisterModel& r = device_.model_->registers().at(reg);
   Device::Access access{TraceEntry{device_.sequence_, device_.now_ns_, r.offset, device_.values_[reg], reg, r.space,
                                    r.width, TraceOp::kWrite, TraceOutcome::kOk, 0},
                         false};
   device_.Violate(access, kind, reg, 0, std::move(rule));
+  device_.Record(access);
 }
 
 }  // namespace regemu::emulator

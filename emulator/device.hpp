@@ -45,6 +45,7 @@ class DeviceSnapshot {
 
  private:
   friend class Device;
+  std::shared_ptr<const Model> model_;  // a snapshot fits only devices of this model
   std::vector<uint64_t> values_;
   std::vector<uint64_t> written_once_;
   std::vector<std::unique_ptr<Behaviour>> behaviours_;
@@ -114,6 +115,7 @@ class Device {
   bool CheckShape(const SpaceModel& space, uint64_t offset, unsigned width, regdb::WidthSet widths, Access& access);
   bool WindowEnabled(const RangeModel& range) const;
   void Violate(Access& access, ViolationKind kind, RegisterId reg, uint64_t field_bits, std::string rule);
+  void Record(Access& access);  // the access's pending violations: to on_violation and violations()
   void Finish(Access& access);
   void AdvanceLocked(uint64_t ns);
   uint64_t PeekLocked(SpaceId space, uint64_t offset, unsigned width) const;
@@ -123,7 +125,7 @@ class Device {
   DeviceOptions options_;
   mutable SpinLock lock_;
   std::vector<uint64_t> values_;
-  std::vector<uint64_t> written_once_;  // one bit per register
+  std::vector<uint64_t> written_once_;  // per once_slot: the write-once bits used up since reset
   std::vector<std::unique_ptr<Behaviour>> behaviours_;
   TraceRing trace_;
   uint64_t sequence_ = 0;
@@ -133,6 +135,7 @@ class Device {
   std::vector<Violation> violations_;
   size_t violation_count_ = 0;
   size_t failing_count_ = 0;
+  Access* in_flight_ = nullptr;  // the access whose behaviour hooks are running
 };
 
 }  // namespace regemu::emulator

@@ -93,8 +93,11 @@ struct ModelBuilder {
       r.width_mask = reg.width_mask();
       r.reset = reg.reset & r.width_mask;
       r.extent = static_cast<uint8_t>(space.indexed ? 1 : reg.size_bytes());
-      uint64_t granule = space.indexed ? reg.offset : reg.offset >> 2;
-      if (granule + r.extent >= DecodeTable::kMaxGranules) {
+      // The register's last granule (its last byte's, or its one index) must be in the table;
+      // (offset + extent - 1) >> 2, written so that it cannot overflow.
+      uint64_t last_granule =
+          space.indexed ? reg.offset : (reg.offset >> 2) + (((reg.offset & 3) + r.extent - 1) >> 2);
+      if (last_granule >= DecodeTable::kMaxGranules) {
         result.errors.push_back("register '" + reg.name + "' at " + regdb::Hex(reg.offset) +
                                 " lies beyond what the decode tables cover (16 GiB, or 2^32 MSR indices)");
         continue;
@@ -103,6 +106,7 @@ struct ModelBuilder {
       if (reg.masked) r.flags |= RegisterModel::kMasked;
       if (reg.is_volatile) r.flags |= RegisterModel::kVolatile;
       if (!reg.masked && masks.IsPlain(r.width_mask)) r.flags |= RegisterModel::kPlain;
+      if (masks.store_once != 0) r.once_slot = model->once_slots_++;
       std::vector<uint64_t> key{masks.readable,    masks.write_only,  masks.read_clears,  masks.read_sets,
                                 masks.store,       masks.store_once,  masks.one_clears,   masks.one_sets,
                                 masks.one_toggles, masks.zero_clears, masks.zero_sets,    masks.zero_toggles,

@@ -45,6 +45,7 @@ struct RegisterModel {
   uint8_t width = 32;
   uint8_t flags = 0;
   uint8_t extent = 4;  // in offset units: bytes, or 1 in an indexed space
+  uint32_t once_slot = 0;  // with write-once bits: its slot in the device's write-once state
   std::string name;
   std::vector<FieldModel> fields;
 
@@ -96,6 +97,8 @@ class Model {
   const std::vector<std::unique_ptr<BehaviourProgram>>& behaviours() const { return behaviours_; }
   // Behaviour indices hooked on a register, see RegisterModel::hooks_begin.
   const std::vector<uint32_t>& hooks() const { return hooks_; }
+  // Registers with write-once (w1, wo1) bits, see RegisterModel::once_slot.
+  uint32_t once_slots() const { return once_slots_; }
 
   std::optional<SpaceId> FindSpace(std::string_view name) const;
   std::optional<RegisterId> FindRegister(std::string_view name) const;  // binary search over sorted names
@@ -116,6 +119,7 @@ class Model {
   std::vector<RegisterId> by_name_;  // register ids sorted by name
   std::vector<std::unique_ptr<BehaviourProgram>> behaviours_;
   std::vector<uint32_t> hooks_;
+  uint32_t once_slots_ = 0;
 };
 
 struct CompileResult {

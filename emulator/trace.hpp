@@ -38,13 +38,15 @@ class TraceRing {
 
   void Push(const TraceEntry& entry) {
     if (entries_.empty()) return;
-    entries_[next_ % entries_.size()] = entry;
+    // `slot_` is next_ % capacity, kept without a division: every access pushes.
+    entries_[slot_] = entry;
+    if (++slot_ == entries_.size()) slot_ = 0;
     ++next_;
   }
   size_t capacity() const { return entries_.size(); }
   size_t size() const { return next_ < entries_.size() ? next_ : entries_.size(); }
   uint64_t total() const { return next_; }  // entries ever pushed
-  void Clear() { next_ = 0; }
+  void Clear() { next_ = 0; slot_ = 0; }
 
   // The newest `count` entries (or all), oldest first.
   std::vector<TraceEntry> Last(size_t count) const;
@@ -53,6 +55,7 @@ class TraceRing {
  private:
   std::vector<TraceEntry> entries_;
   uint64_t next_ = 0;
+  size_t slot_ = 0;  // where the next entry goes
 };
 
 // One script line for an entry, with a comment naming time, register and outcome:

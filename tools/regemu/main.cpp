@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tools/regemu/check_command.hpp"
+#include "tools/regemu/run_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"regemu: register-level MMIO emulator for driver testing"};
@@ -18,6 +19,18 @@ int main(int argc, char** argv) {
   check_cmd->add_flag("--json", check.json, "Print diagnostics as JSON on stdout");
   check_cmd->add_option("--max-errors", check.max_errors, "Stop listing errors after this many (default 50)")
       ->check(CLI::Range(1, 100000));
+
+  regemu::tools::RunCommandOptions run;
+  CLI::App* run_cmd = app.add_subcommand("run", "Run a register script against a fresh device and print its trace");
+  run_cmd->add_option("DB", run.database, "A database file or a device folder holding device.yaml")->required();
+  run_cmd->add_option("SCRIPT", run.script, "The script: one command per line (see emulator/script.hpp)")->required();
+  run_cmd->add_flag("--lenient", run.lenient,
+                    "Record violations without failing (default: strict, an unannounced violation fails)");
+  run_cmd->add_option("--trace-capacity", run.trace_capacity,
+                      "Trace entries kept; older ones are dropped (default 65536, 0: no trace)")
+      ->check(CLI::Range(0, 1 << 22));
+  run_cmd->add_option("--access-cost", run.access_cost,
+                      "Virtual time each frontdoor access takes, e.g. 10ns (default 0ns)");
 
   try {
     app.parse(argc, argv);
@@ -34,6 +47,7 @@ int main(int argc, char** argv) {
 
   try {
     if (check_cmd->parsed()) return regemu::tools::RunCheck(check, std::cout, std::cerr);
+    if (run_cmd->parsed()) return regemu::tools::RunRunCommand(run, std::cout, std::cerr);
   } catch (const std::exception& e) {
     // Library code reports through diagnostics; reaching here is a regemu bug.
     std::cerr << "regemu: internal error: " << e.what() << "\n";

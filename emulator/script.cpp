@@ -1,0 +1,456 @@
+#include "emulator/script.hpp"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <span>
+#include <variant>
+
+#include "regdb/numbers.hpp"
+#include "regdb/spelling.hpp"
+
+namespace regemu::emulator {
+namespace {
+
+struct CommandSpec {
+  std::string_view name;
+  ScriptOp op;
+  bool sized;  // the name takes a width: write8 ... write64
+  std::string_view usage;
+};
+
+// The ONE list of commands: parsing, "did you mean" and usage messages use it.
+constexpr std::array<CommandSpec, 11> kCommands{{
+    {"write", ScriptOp::kWrite, true, "writeN REG VALUE"},
+    {"read", ScriptOp::kRead, true, "readN REG"},
+    {"expect", ScriptOp::kExpect, true, "expectN REG VALUE [mask M]"},
+    {"poll", ScriptOp::kPoll, true, "pollN REG VALUE [mask M] timeout DURATION"},
+    {"peek", ScriptOp::kPeek, true, "peekN REG"},
+    {"poke", ScriptOp::kPoke, true, "pokeN REG VALUE"},
+    {"step", ScriptOp::kStep, false, "step DURATION"},
+    {"reset", ScriptOp::kReset, false, "reset"},
+    {"inject", ScriptOp::kInject, false, "inject VERB ARGS..."},
+    {"expect-irq", ScriptOp::kExpectIrq, false, "expect-irq 0|1"},
+    {"expect-violation", ScriptOp::kExpectViolation, false, "expect-violation KIND"},
+}};
+
+constexpr std::array<unsigned, 4> kWidths{8, 16, 32, 64};
+
+// Longer words cannot be a typo of a name: skip the quadratic edit distance.
+constexpr size_t kMaxSuggestedWord = 128;
+
+const CommandSpec& SpecOf(ScriptOp op) {
+  for (const CommandSpec& spec : kCommands) {
+    if (spec.op == op) return spec;
+  }
+  return kCommands.front();
+}
+
+uint64_t WidthMask(unsigned width) { return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }
+
+struct Token {
+  std::string_view text;
+  uint32_t column = 0;  // 1-based byte column
+};
+
+bool IsScriptByte(char c) {
+  auto byte = static_cast<unsigned char>(c);
+  return c == '\t' || (byte >= 0x20 && byte < 0x7f);
+}
+
+class Parser {
+ public:
+  Parser(Script& script, const Model& model, const ScriptLimits& limits)
+      : script_(script), model_(model), limits_(limits) {}
+
+  void ParseText(std::string_view text) {
+    uint32_t line = 0;
+    for (size_t begin = 0; begin <= text.size();) {
+      size_t end = text.find('\n', begin);
+      if (end == std::string_view::npos) end = text.size();
+      ++line;
+      std::string_view content = text.substr(begin, end - begin);
+      if (!content.empty() && content.back() == '\r') content.remove_suffix(1);
+      ParseLine(line, content);
+      begin = end + 1;
+    }
+    for (const Pending& pending : pending_) {
+      Error(pending.loc, "expect-violation must be followed by the command that records the violation");
+    }
+  }
+
+ private:
+  struct Pending {
+    ViolationKind kind;
+    regdb::SourceLoc loc;
+  };
+
+  void ParseLine(uint32_t line, std::string_view text) {
+    line_ = line;
+    if (!Tokenize(text)) {
+      pending_.clear();
+      return;
+    }
+    if (tokens_.empty()) return;
+
+    ScriptCommand command;
+    command.loc = Loc(tokens_[0].column);
+    if (!ParseCommand(command)) {
+      if (command.op != ScriptOp::kExpectViolation) pending_.clear();
+      return;
+    }
+    if (command.op == ScriptOp::kExpectViolation) {
+      for (const Pending& pending : pending_) {
+        if (pending.kind == command.violation) {
+          ErrorAt(tokens_[1].column, "violation kind '" + std::string(ViolationKindName(command.violation)) +
+                                         "' is already announced for the next command");
+          return;
+        }
+      }
+      pending_.push_back(Pending{command.violation, command.loc});
+    } else {
+      pending_.clear();
+    }
+    script_.commands.push_back(std::move(command));
+  }
+
+  // Splits the line before its comment into words; false after reporting
+  // commands too long or a byte that is not script text. Comments may be
+  // any length and hold any bytes.
+  bool Tokenize(std::string_view text) {
+    tokens_.clear();
+    std::string_view code = text.substr(0, std::min(text.find('#'), text.size()));
+    if (code.size() > limits_.max_line_length) {
+      ErrorAt(static_cast<uint32_t>(limits_.max_line_length + 1), "line is longer than " +
+                                                                     std::to_string(limits_.max_line_length) +
+                                                                     " characters before its comment");
+      return false;
+    }
+    for (size_t i = 0; i < code.size(); ++i) {
+      if (!IsScriptByte(code[i])) {
+        ErrorAt(static_cast<uint32_t>(i + 1), "unexpected byte " + regdb::Hex(static_cast<unsigned char>(code[i])) +
+                                                  ": commands are ASCII text (anything may follow '#')");
+        return false;
+      }
+    }
+    for (size_t i = 0; i < code.size();) {
+      if (code[i] == ' ' || code[i] == '\t') {
+        ++i;
+        continue;
+      }
+      size_t start = i;
+      while (i < code.size() && code[i] != ' ' && code[i] != '\t') ++i;
+      tokens_.push_back(Token{code.substr(start, i - start), static_cast<uint32_t>(start + 1)});
+    }
+    if (!tokens_.empty()) {
+      end_column_ = tokens_.back().column + static_cast<uint32_t>(tokens_.back().text.size());
+    }
+    return true;
+  }
+
+  bool ParseCommand(ScriptCommand& command) {
+    if (!ParseCommandWord(tokens_[0], command)) return false;
+    spec_ = &SpecOf(command.op);
+    size_t next = 1;
+    switch (command.op) {
+      case ScriptOp::kWrite:
+      case ScriptOp::kPoke:
+        return ParseTarget(next, command) && ParseValue(next, command.width, "VALUE", command.value) &&
+               NoMore(next);
+      case ScriptOp::kRead:
+      case ScriptOp::kPeek: return ParseTarget(next, command) && NoMore(next);
+      case ScriptOp::kExpect:
+      case ScriptOp::kPoll: {
+        if (!ParseTarget(next, command)) return false;
+        uint32_t value_column = next < tokens_.size() ? tokens_[next].column : end_column_;
+        return ParseValue(next, command.width, "VALUE", command.value) &&
+               ParseCompareOptions(next, command, value_column);
+      }
+      case ScriptOp::kStep: return ParseDuration(next, "DURATION", command.value) && NoMore(next);
+      case ScriptOp::kReset: return NoMore(next);
+      case ScriptOp::kInject: {
+        const Token* verb = Need(next, "VERB");
+        if (!verb) return false;
+        command.verb = std::string(verb->text);
+        command.verb_loc = Loc(verb->column);
+        for (size_t i = 2; i < tokens_.size(); ++i) command.args.emplace_back(tokens_[i].text);
+        return true;
+      }
+      case ScriptOp::kExpectIrq: {
+        const Token* level = Need(next, "0|1");
+        if (!level) return false;
+        if (level->text != "0" && level->text != "1") {
+          ErrorAt(level->column, "expect-irq takes 0 (deasserted) or 1 (asserted), not '" +
+                                     std::string(level->text) + "'");
+          return false;
+        }
+        command.value = level->text == "1" ? 1 : 0;
+        ++next;
+        return NoMore(next);
+      }
+      case ScriptOp::kExpectViolation: return ParseViolationKind(next, command) && NoMore(next);
+    }
+    return false;
+  }
+
+  // "write32" → kWrite at width 32; "step" → kStep.
+  bool ParseCommandWord(const Token& word, ScriptCommand& command) {
+    for (const CommandSpec& spec : kCommands) {
+      if (!spec.sized && word.text == spec.name) {
+        command.op = spec.op;
+        return true;
+      }
+    }
+    for (const CommandSpec& spec : kCommands) {
+      if (!spec.sized || !word.text.starts_with(spec.name)) continue;
+      std::string_view digits = word.text.substr(spec.name.size());
+      if (digits.empty()) {
+        ErrorAt(word.column, "'" + std::string(spec.name) + "' needs an access width: " + std::string(spec.name) +
+                                 "8, " + std::string(spec.name) + "16, " + std::string(spec.name) + "32 or " +
+                                 std::string(spec.name) + "64");
+        return false;
+      }
+      if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
+      for (unsigned width : kWidths) {
+        if (digits == std::to_string(width)) {
+          command.op = spec.op;
+          command.width = width;
+          return true;
+        }
+      }
+      ErrorAt(word.column + static_cast<uint32_t>(spec.name.size()),
+              "access width '" + std::string(digits) + "' is not 8, 16, 32 or 64");
+      return false;
+    }
+    static const std::vector<std::string> kNames = [] {
+      std::vector<std::string> names;
+      for (const CommandSpec& spec : kCommands) {
+        if (!spec.sized) names.emplace_back(spec.name);
+        for (unsigned width : kWidths) {
+          if (spec.sized) names.push_back(std::string(spec.name) + std::to_string(width));
+        }
+      }
+      return names;
+    }();
+    std::vector<std::string_view> candidates(kNames.begin(), kNames.end());
+    ErrorAt(word.column, "unknown command '" + std::string(word.text) + "'" + Suggest(word.text, candidates));
+    return false;
+  }
+
+  // REG: `SPACE OFFSET` or a register name.
+  bool ParseTarget(size_t& next, ScriptCommand& command) {
+    const Token* name = Need(next, "REG (a register name or SPACE OFFSET)");
+    if (!name) return false;
+    ScriptTarget& target = command.target;
+    if (auto space = model_.FindSpace(name->text)) {
+      ++next;
+      uint64_t offset = 0;
+      if (!ParseValue(next, 64, "OFFSET", offset)) return false;
+      target.space = *space;
+      target.offset = offset;
+      target.reg = model_.Decode(*space, offset);
+      target.display = std::string(name->text) + " " + regdb::Hex(offset);
+      if (target.reg != kNoRegister) target.display += " (" + model_.registers()[target.reg].name + ")";
+      return CheckBackdoorTarget(*name, command);
+    }
+    auto reg = model_.FindRegister(name->text);
+    if (!reg) {
+      ErrorAt(name->column, "unknown register or space '" + std::string(name->text) + "'" +
+                                Suggest(name->text, RegisterAndSpaceNames()));
+      return false;
+    }
+    const RegisterModel& r = model_.registers()[*reg];
+    if (command.width > r.width) {
+      ErrorAt(name->column, "register '" + r.name + "' is " + std::to_string(r.width) + " bits wide: a " +
+                                std::to_string(command.width) + "-bit access by name would reach past it (write '" +
+                                model_.spaces()[r.space].name + " " + regdb::Hex(r.offset) + "' to mean that)");
+      return false;
+    }
+    target.space = r.space;
+    target.offset = r.offset;  // a narrower access takes the low bytes
+    target.reg = *reg;
+    target.display = r.name;
+    ++next;
+    return true;
+  }
+
+  // A backdoor access must lie inside its space, and a poke must reach a register.
+  bool CheckBackdoorTarget(const Token& name, const ScriptCommand& command) {
+    if (command.op != ScriptOp::kPeek && command.op != ScriptOp::kPoke) return true;
+    const SpaceModel& space = model_.spaces()[command.target.space];
+    uint64_t offset = command.target.offset;
+    uint64_t extent = space.indexed ? 1 : command.width / 8;
+    if (offset >= space.size || extent > space.size - offset) {
+      ErrorAt(name.column, "'" + command.target.display + "' lies outside space '" + space.name + "' (size " +
+                               regdb::Hex(space.size) + ")");
+      return false;
+    }
+    if (command.op == ScriptOp::kPeek) return true;
+    for (uint64_t b = 0; b < extent; ++b) {
+      if (model_.Decode(command.target.space, offset + b) != kNoRegister) return true;
+    }
+    ErrorAt(name.column, "no register holds '" + command.target.display +
+                             "': a poke sets register state, and there is none there");
+    return false;
+  }
+
+  // VALUE [mask M] for expect; VALUE [mask M] timeout DURATION for poll.
+  bool ParseCompareOptions(size_t& next, ScriptCommand& command, uint32_t value_column) {
+    command.mask = WidthMask(command.width);
+    bool has_mask = false;
+    bool has_timeout = false;
+    while (next < tokens_.size()) {
+      const Token& keyword = tokens_[next];
+      bool is_mask = keyword.text == "mask";
+      bool is_timeout = keyword.text == "timeout" && command.op == ScriptOp::kPoll;
+      if (!is_mask && !is_timeout) return NoMore(next);
+      if ((is_mask && has_mask) || (is_timeout && has_timeout)) {
+        ErrorAt(keyword.column, "'" + std::string(keyword.text) + "' is given twice");
+        return false;
+      }
+      ++next;
+      if (is_mask) {
+        has_mask = true;
+        if (!ParseValue(next, command.width, "mask", command.mask)) return false;
+      } else {
+        has_timeout = true;
+        if (!ParseDuration(next, "timeout DURATION", command.timeout_ns)) return false;
+      }
+    }
+    if (command.op == ScriptOp::kPoll && !has_timeout) {
+      ErrorAt(end_column_, "missing 'timeout DURATION' (usage: " + std::string(spec_->usage) + ")");
+      return false;
+    }
+    if ((command.value & ~command.mask) != 0) {
+      ErrorAt(value_column, "VALUE " + regdb::Hex(command.value) + " has bits outside mask " +
+                                regdb::Hex(command.mask) + ": they would never be compared");
+      return false;
+    }
+    return true;
+  }
+
+  bool ParseValue(size_t& next, unsigned width, std::string_view what, uint64_t& out) {
+    const Token* token = Need(next, what);
+    if (!token) return false;
+    auto parsed = regdb::ParseUnsigned(token->text);
+    if (auto* error = std::get_if<regdb::NumberError>(&parsed)) {
+      ErrorAt(token->column, "bad " + std::string(what) + ": " + error->message);
+      return false;
+    }
+    uint64_t value = std::get<uint64_t>(parsed);
+    if ((value & ~WidthMask(width)) != 0) {
+      ErrorAt(token->column, std::string(what) + " " + regdb::Hex(value) + " does not fit in " +
+                                 std::to_string(width) + " bits");
+      return false;
+    }
+    out = value;
+    ++next;
+    return true;
+  }
+
+  bool ParseDuration(size_t& next, std::string_view what, uint64_t& out) {
+    const Token* token = Need(next, what);
+    if (!token) return false;
+    auto parsed = regdb::ParseDurationNs(token->text);
+    if (auto* error = std::get_if<regdb::NumberError>(&parsed)) {
+      ErrorAt(token->column, "bad duration: " + error->message);
+      return false;
+    }
+    out = std::get<uint64_t>(parsed);
+    ++next;
+    return true;
+  }
+
+  bool ParseViolationKind(size_t& next, ScriptCommand& command) {
+    const Token* token = Need(next, "KIND");
+    if (!token) return false;
+    if (auto kind = ViolationKindFromName(token->text)) {
+      command.violation = *kind;
+      ++next;
+      return true;
+    }
+    std::vector<std::string_view> kinds;
+    for (size_t i = 0; i < kViolationKindCount; ++i) kinds.push_back(ViolationKindName(static_cast<ViolationKind>(i)));
+    std::string hint = Suggest(token->text, kinds);
+    if (hint.empty()) {
+      hint = " (kinds:";
+      for (std::string_view kind : kinds) hint += " " + std::string(kind);
+      hint += ")";
+    }
+    ErrorAt(token->column, "unknown violation kind '" + std::string(token->text) + "'" + hint);
+    return false;
+  }
+
+  // The token at `index`, or nullptr after reporting it missing.
+  const Token* Need(size_t index, std::string_view what) {
+    if (index < tokens_.size()) return &tokens_[index];
+    ErrorAt(end_column_, "missing " + std::string(what) + " (usage: " + std::string(spec_->usage) + ")");
+    return nullptr;
+  }
+
+  bool NoMore(size_t index) {
+    if (index >= tokens_.size()) return true;
+    ErrorAt(tokens_[index].column, "unexpected '" + std::string(tokens_[index].text) + "' (usage: " +
+                                       std::string(spec_->usage) + ")");
+    return false;
+  }
+
+  std::string Suggest(std::string_view word, std::span<const std::string_view> candidates) {
+    // Past the error limit nobody sees the message: keep hostile input cheap.
+    if (word.size() > kMaxSuggestedWord || script_.diagnostics.truncated()) return "";
+    size_t reach = std::max<size_t>(2, word.size() / 3) + 1;
+    std::vector<std::string_view> near;
+    for (std::string_view candidate : candidates) {
+      size_t gap = candidate.size() > word.size() ? candidate.size() - word.size() : word.size() - candidate.size();
+      if (gap < reach) near.push_back(candidate);
+    }
+    return regdb::DidYouMean(word, near);
+  }
+
+  std::span<const std::string_view> RegisterAndSpaceNames() {
+    if (names_.empty()) {
+      for (const SpaceModel& space : model_.spaces()) names_.push_back(space.name);
+      for (const RegisterModel& reg : model_.registers()) names_.push_back(reg.name);
+    }
+    return names_;
+  }
+
+  regdb::SourceLoc Loc(uint32_t column) const { return regdb::SourceLoc{script_.file, line_, column}; }
+  void ErrorAt(uint32_t column, std::string message) { Error(Loc(column), std::move(message)); }
+  void Error(regdb::SourceLoc loc, std::string message) { script_.diagnostics.Error(loc, std::move(message)); }
+
+  Script& script_;
+  const Model& model_;
+  const ScriptLimits& limits_;
+  uint32_t line_ = 0;
+  uint32_t end_column_ = 1;  // just past the last token: where a missing operand goes
+  std::vector<Token> tokens_;
+  const CommandSpec* spec_ = &kCommands.front();
+  std::vector<Pending> pending_;         // expect-violation lines waiting for their command
+  std::vector<std::string_view> names_;  // registers and spaces, built on the first unknown name
+};
+
+}  // namespace
+
+std::string ScriptCommandName(const ScriptCommand& command) {
+  const CommandSpec& spec = SpecOf(command.op);
+  return std::string(spec.name) + (spec.sized ? std::to_string(command.width) : "");
+}
+
+Script ParseScript(std::string text, std::string path, const Model& model, const ScriptLimits& limits) {
+  Script script;
+  script.diagnostics = regdb::Diagnostics(limits.error_limit);
+  if (text.size() > limits.max_bytes) {
+    script.file = script.sources.Add(std::move(path), "");
+    script.diagnostics.Error(regdb::SourceLoc{script.file, 0, 0},
+                             "the script is " + std::to_string(text.size()) + " bytes; the limit is " +
+                                 std::to_string(limits.max_bytes));
+    return script;
+  }
+  script.file = script.sources.Add(std::move(path), std::move(text));
+  Parser parser(script, model, limits);
+  parser.ParseText(script.sources.file(script.file).text);
+  return script;
+}
+
+}  // namespace regemu::emulator

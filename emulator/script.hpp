@@ -1,0 +1,102 @@
+#pragma once
+// Scripts: register sequences as text, one command per line, in the spirit
+// of QEMU's qtest protocol. `regemu run`, fuzz reproducers and tests use
+// them, and the trace renders as a script (trace.hpp), so a trace replays.
+//
+//   writeN  REG VALUE                        frontdoor write
+//   readN   REG                              frontdoor read; the value is printed
+//   expectN REG VALUE [mask M]               frontdoor read, compared under the mask
+//   pollN   REG VALUE [mask M] timeout D     frontdoor reads until equal, in virtual time
+//   peekN   REG                              backdoor read (no side effect); printed
+//   pokeN   REG VALUE                        backdoor write (no side effect)
+//   step    D                                advance the virtual clock (500ns, 2us, 1ms, 1s)
+//   reset                                    power-on reset
+//   inject  VERB ARGS...                     hardware-side event for the behaviours
+//   expect-irq 0|1                           the interrupt output is deasserted / asserted
+//   expect-violation KIND                    the next command must record a KIND violation
+//
+// N is 8, 16, 32 or 64. REG is `SPACE OFFSET` or a register name (a space
+// name wins when a register has the same name); a named register's width
+// must be N or wider, and a narrower N accesses its low bytes. Numbers are
+// decimal, 0x hex or 0b binary with `_` between digits, and must fit in N
+// bits. `#` starts a comment. Every name is resolved against the Model when
+// the script is parsed, so a misspelt register fails before anything runs.
+//
+// Parsing never throws: every error is a diagnostic `SCRIPT:LINE:COL: error:`
+// with the line and a caret, rendered like the database's.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emulator/model.hpp"
+#include "emulator/trace.hpp"
+#include "emulator/violation.hpp"
+#include "regdb/diagnostics.hpp"
+#include "regdb/source.hpp"
+
+namespace regemu::emulator {
+
+enum class ScriptOp : uint8_t {
+  kWrite,
+  kRead,
+  kExpect,
+  kPoll,
+  kPeek,
+  kPoke,
+  kStep,
+  kReset,
+  kInject,
+  kExpectIrq,
+  kExpectViolation,
+};
+
+// Where an access goes, resolved at parse time.
+struct ScriptTarget {
+  SpaceId space = 0;
+  uint64_t offset = 0;
+  RegisterId reg = kNoRegister;  // the register named, or the one decoding at the offset
+  std::string display;           // "OASTATUS2 (mmio 0x2368)", for messages
+};
+
+struct ScriptCommand {
+  ScriptOp op = ScriptOp::kReset;
+  regdb::SourceLoc loc;     // the command word; loc.line is the 1-based script line
+  unsigned width = 0;       // access commands: 8, 16, 32 or 64
+  ScriptTarget target;      // access commands
+  uint64_t value = 0;       // write/poke/expect/poll value; step nanoseconds; expect-irq 0 or 1
+  uint64_t mask = ~uint64_t{0};  // expect/poll: the bits compared (all N bits by default)
+  uint64_t timeout_ns = 0;  // poll
+  ViolationKind violation = ViolationKind::kUnmodelled;  // expect-violation
+  std::string verb;                 // inject
+  std::vector<std::string> args;    // inject
+  regdb::SourceLoc verb_loc;        // inject: where the verb is, for the behaviour's error
+};
+
+// Bounds that keep hostile input cheap: the whole text, one line, the errors kept.
+struct ScriptLimits {
+  size_t max_bytes = size_t{16} << 20;
+  size_t max_line_length = 4096;  // before the `#` comment
+  size_t error_limit = regdb::Diagnostics::kDefaultErrorLimit;
+};
+
+struct Script {
+  regdb::SourceSet sources;  // the script's text, so diagnostics can show its lines
+  uint32_t file = 0;         // the script's id in `sources`
+  std::vector<ScriptCommand> commands;
+  regdb::Diagnostics diagnostics;
+
+  bool ok() const { return !diagnostics.has_errors(); }
+  // Every error, `PATH:LINE:COL: error: message` with the line and a caret.
+  std::string FormatErrors() const { return regdb::FormatDiagnostics(sources, diagnostics); }
+};
+
+// Parses `text` (named `path` in messages) against `model`. The commands are
+// only meaningful when the result is ok().
+Script ParseScript(std::string text, std::string path, const Model& model, const ScriptLimits& limits = {});
+
+// The command word as written in scripts: "write32", "step", "expect-violation".
+std::string ScriptCommandName(const ScriptCommand& command);
+
+}  // namespace regemu::emulator

@@ -1,0 +1,208 @@
+#include "emulator/script_runner.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "regdb/numbers.hpp"
+
+namespace regemu::emulator {
+namespace {
+
+uint64_t WidthMask(unsigned width) { return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }
+
+// 0x00000001 for a 32-bit value: the same spelling as the trace.
+std::string Padded(uint64_t value, unsigned width) {
+  std::string hex = regdb::Hex(value).substr(2);
+  size_t digits = width / 4;
+  if (hex.size() < digits) hex.insert(0, digits - hex.size(), '0');
+  return "0x" + hex;
+}
+
+class Runner {
+ public:
+  Runner(const Script& script, Device& device, const RunOptions& options)
+      : script_(script), device_(device), options_(options) {}
+
+  RunResult Run() {
+    device_.SetPolicy(options_.policy);
+    stored_ = device_.violations().size();
+    size_t failing_before = device_.failing_violation_count();
+    for (const ScriptCommand& command : script_.commands) {
+      ++result_.commands_run;
+      if (command.op == ScriptOp::kExpectViolation) {
+        ++result_.checks;
+        announced_.push_back(&command);
+        continue;
+      }
+      RunAnnounced(command);
+      if (result_.error) break;
+    }
+    device_.SetPolicy(options_.policy);
+    // Announced kinds were switched to kRecord: what still failed was not announced.
+    result_.unannounced_failing = device_.failing_violation_count() - failing_before;
+    return std::move(result_);
+  }
+
+ private:
+  // Runs one command with the kinds announced for it recorded instead of
+  // failing, then checks that each announced kind was recorded.
+  void RunAnnounced(const ScriptCommand& command) {
+    if (!announced_.empty()) {
+      ViolationPolicy policy = options_.policy;
+      for (const ScriptCommand* announce : announced_) policy.Set(announce->violation, ViolationAction::kRecord);
+      device_.SetPolicy(policy);
+    }
+    size_t count_before = device_.violation_count();
+    Execute(command);
+    std::vector<ViolationKind> recorded = CollectViolations(command, device_.violation_count() - count_before);
+    if (announced_.empty()) return;
+    for (const ScriptCommand* announce : announced_) {
+      if (std::find(recorded.begin(), recorded.end(), announce->violation) != recorded.end()) continue;
+      std::string message = "expected a '" + std::string(ViolationKindName(announce->violation)) +
+                            "' violation from line " + std::to_string(command.loc.line) + " (" +
+                            ScriptCommandName(command) + "), but it recorded ";
+      if (recorded.empty() && device_.violation_count() != count_before) {
+        message += "violations the device no longer keeps (DeviceOptions::max_violations)";
+      } else if (recorded.empty()) {
+        message += "none";
+      } else {
+        for (size_t i = 0; i < recorded.size(); ++i) {
+          message += (i == 0 ? "" : ", ") + std::string(ViolationKindName(recorded[i]));
+        }
+      }
+      Fail(announce->loc, message);
+    }
+    announced_.clear();
+    device_.SetPolicy(options_.policy);
+  }
+
+  // Moves the violations `command` recorded into the result; returns their kinds.
+  std::vector<ViolationKind> CollectViolations(const ScriptCommand& command, size_t new_count) {
+    std::vector<ViolationKind> kinds;
+    if (new_count == 0 || store_full_) return kinds;
+    std::vector<Violation> all = device_.violations();
+    if (all.size() - stored_ < new_count) store_full_ = true;  // later ones are only counted: stop copying
+    for (size_t i = stored_; i < all.size(); ++i) {
+      bool announced = std::any_of(announced_.begin(), announced_.end(),
+                                   [&](const ScriptCommand* a) { return a->violation == all[i].kind; });
+      kinds.push_back(all[i].kind);
+      result_.violations.push_back(ScriptViolation{command.loc, std::move(all[i]), announced});
+    }
+    stored_ = all.size();
+    return kinds;
+  }
+
+  void Execute(const ScriptCommand& command) {
+    const ScriptTarget& target = command.target;
+    switch (command.op) {
+      case ScriptOp::kWrite: device_.Write(target.space, target.offset, command.width, command.value); return;
+      case ScriptOp::kRead:
+        Print(command, device_.Read(target.space, target.offset, command.width));
+        return;
+      case ScriptOp::kExpect: {
+        ++result_.checks;
+        uint64_t value = device_.Read(target.space, target.offset, command.width);
+        if ((value & command.mask) != (command.value & command.mask)) {
+          Fail(command.loc, "expectation failed: " + Mismatch(command, value));
+        }
+        return;
+      }
+      case ScriptOp::kPoll: Poll(command); return;
+      case ScriptOp::kPeek: Print(command, device_.Peek(target.space, target.offset, command.width)); return;
+      case ScriptOp::kPoke:
+        // The parser made sure a register holds these bytes.
+        device_.Poke(target.space, target.offset, command.width, command.value);
+        return;
+      case ScriptOp::kStep: Advance(command, command.value); return;
+      case ScriptOp::kReset: device_.Reset(); return;
+      case ScriptOp::kInject:
+        if (std::string why = device_.Inject(command.verb, command.args); !why.empty()) {
+          result_.error = ScriptFailure{command.verb_loc, "inject " + command.verb + ": " + why};
+        }
+        return;
+      case ScriptOp::kExpectIrq: {
+        ++result_.checks;
+        bool asserted = device_.interrupt_asserted();
+        if (asserted != (command.value != 0)) {
+          Fail(command.loc, std::string("expected the interrupt output ") +
+                                (command.value != 0 ? "asserted" : "deasserted") + ", but it is " +
+                                (asserted ? "asserted" : "deasserted"));
+        }
+        return;
+      }
+      case ScriptOp::kExpectViolation: return;  // handled by Run
+    }
+  }
+
+  // Reads until the value matches or the timeout has passed (see the header).
+  void Poll(const ScriptCommand& command) {
+    ++result_.checks;
+    const ScriptTarget& target = command.target;
+    uint64_t timeout = command.timeout_ns;
+    uint64_t max_reads = std::max<uint64_t>(options_.max_poll_reads, 1);
+    uint64_t interval = std::max<uint64_t>({options_.min_poll_interval_ns, 1,
+                                            timeout / max_reads + (timeout % max_reads != 0 ? 1 : 0)});
+    uint64_t start = device_.now_ns();
+    for (uint64_t reads = 1;; ++reads) {
+      uint64_t before = device_.now_ns();
+      uint64_t value = device_.Read(target.space, target.offset, command.width);
+      if ((value & command.mask) == (command.value & command.mask)) return;
+      uint64_t now = device_.now_ns();
+      uint64_t elapsed = now - start;
+      if (elapsed >= timeout) {
+        Fail(command.loc, "poll timed out after " + std::to_string(elapsed) + "ns of virtual time and " +
+                              std::to_string(reads) + " read(s): " + Mismatch(command, value));
+        return;
+      }
+      uint64_t spent = now - before;  // the read's own access cost
+      uint64_t wait = std::min(interval > spent ? interval - spent : 0, timeout - elapsed);
+      if (wait != 0 && !Advance(command, wait)) return;
+    }
+  }
+
+  bool Advance(const ScriptCommand& command, uint64_t ns) {
+    if (ns > std::numeric_limits<uint64_t>::max() - device_.now_ns()) {
+      result_.error = ScriptFailure{command.loc, "virtual time would pass 2^64 ns"};
+      return false;
+    }
+    device_.Advance(ns);
+    return true;
+  }
+
+  std::string Mismatch(const ScriptCommand& command, uint64_t value) const {
+    std::string text = command.target.display + " read " + Padded(value, command.width) + ", expected " +
+                       Padded(command.value, command.width);
+    if (command.mask != WidthMask(command.width)) text += " under mask " + Padded(command.mask, command.width);
+    return text;
+  }
+
+  void Print(const ScriptCommand& command, uint64_t value) {
+    result_.values.push_back(ScriptValue{
+        command.loc, ScriptCommandName(command) + " " + command.target.display + " = " + Padded(value, command.width)});
+  }
+
+  void Fail(regdb::SourceLoc loc, std::string message) {
+    result_.failures.push_back(ScriptFailure{loc, std::move(message)});
+  }
+
+  const Script& script_;
+  Device& device_;
+  const RunOptions& options_;
+  RunResult result_;
+  std::vector<const ScriptCommand*> announced_;  // expect-violation lines for the next command
+  size_t stored_ = 0;        // violations the device kept before the current command
+  bool store_full_ = false;  // the device stopped keeping violations
+};
+
+}  // namespace
+
+RunResult RunScript(const Script& script, Device& device, const RunOptions& options) {
+  return Runner(script, device, options).Run();
+}
+
+std::string FormatScriptFailure(const Script& script, const ScriptFailure& failure) {
+  return regdb::FormatDiagnostic(script.sources,
+                                 regdb::Diagnostic{regdb::Severity::kError, failure.loc, failure.message, {}});
+}
+
+}  // namespace regemu::emulator

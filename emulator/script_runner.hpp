@@ -1,0 +1,76 @@
+#pragma once
+// Runs a parsed script against a Device and says whether every expectation
+// held: failed expectations with their line, the violations the run
+// recorded (announced by `expect-violation` or not), and the values that
+// read and peek commands print.
+//
+// Like gtest's EXPECT_*, a failed expectation does not stop the run; only a
+// script error found while running (an `inject` no behaviour accepts, time
+// running past 2^64 ns) does.
+//
+// Polling: `pollN REG VALUE [mask M] timeout D` reads, and while the value
+// does not match and less than D has passed since the poll began, lets one
+// poll interval of virtual time pass and reads again. The interval is
+// max(min_poll_interval_ns, D / max_poll_reads): 10 ns by default, coarser
+// for long timeouts so that one poll is at most about 10,000 reads. The
+// read's own access cost (DeviceOptions::access_cost_ns) counts towards the
+// interval; the rest is a `step`, which shows in the trace. The last read
+// happens when D has passed, so a value that arrives within D is seen.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "emulator/device.hpp"
+#include "emulator/script.hpp"
+#include "emulator/violation.hpp"
+#include "regdb/diagnostics.hpp"
+#include "regdb/source.hpp"
+
+namespace regemu::emulator {
+
+struct RunOptions {
+  // The device's policy during the run: Strict() fails on any violation no
+  // `expect-violation` announced; Lenient() records them only.
+  ViolationPolicy policy = ViolationPolicy::Strict();
+  uint64_t min_poll_interval_ns = 10;
+  uint64_t max_poll_reads = 10'000;
+};
+
+struct ScriptFailure {
+  regdb::SourceLoc loc;  // the line whose expectation failed
+  std::string message;
+};
+
+struct ScriptViolation {
+  regdb::SourceLoc loc;  // the command that recorded it
+  Violation violation;
+  bool announced = false;  // an `expect-violation` asked for it
+};
+
+struct ScriptValue {
+  regdb::SourceLoc loc;  // the read or peek command
+  std::string text;      // "read32 OASTATUS2 = 0x00000001"
+};
+
+struct RunResult {
+  std::vector<ScriptFailure> failures;
+  std::vector<ScriptViolation> violations;  // in the order recorded (up to the device's max_violations)
+  std::vector<ScriptValue> values;
+  size_t unannounced_failing = 0;  // violations that fail the run: not announced, and the policy says kFail
+  size_t commands_run = 0;
+  size_t checks = 0;  // expect, poll, expect-irq and expect-violation commands evaluated
+  std::optional<ScriptFailure> error;  // a script error that stopped the run
+
+  bool passed() const { return !error && failures.empty() && unannounced_failing == 0; }
+};
+
+// Runs `script` (which must be ok()) on `device`, which it leaves with
+// `options.policy`.
+RunResult RunScript(const Script& script, Device& device, const RunOptions& options = {});
+
+// `failure` rendered like a diagnostic: `PATH:LINE:COL: error: message`, the line and a caret.
+std::string FormatScriptFailure(const Script& script, const ScriptFailure& failure);
+
+}  // namespace regemu::emulator

@@ -1,0 +1,318 @@
+// Running scripts: expectations, polling in virtual time, announced and
+// unannounced violations in strict and lenient mode, and the replay of a
+// rendered trace.
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "emulator/device.hpp"
+#include "emulator/script.hpp"
+#include "emulator/script_runner.hpp"
+#include "emulator/trace.hpp"
+#include "tests/emulator/script_test_support.hpp"
+
+namespace regemu::emulator {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::ElementsAre;
+using ::testing::Field;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::SizeIs;
+using script_testing::TestModel;
+
+MATCHER_P2(FailureAt, line, message_matcher, "a failure at line " + std::to_string(line)) {
+  return arg.loc.line == static_cast<uint32_t>(line) &&
+         ::testing::ExplainMatchResult(message_matcher, arg.message, result_listener);
+}
+
+struct Ran {
+  Script script;
+  std::unique_ptr<Device> device;
+  RunResult result;
+
+  std::string Failures() const {
+    std::string text;
+    for (const ScriptFailure& failure : result.failures) text += FormatScriptFailure(script, failure);
+    if (result.error) text += FormatScriptFailure(script, *result.error);
+    return text;
+  }
+};
+
+Ran RunText(const std::string& text, RunOptions options = {}, DeviceOptions device_options = {}) {
+  Ran ran;
+  ran.script = ParseScript(text, "test.script", *TestModel());
+  EXPECT_TRUE(ran.script.ok()) << ran.script.FormatErrors();
+  ran.device = std::make_unique<Device>(TestModel(), std::move(device_options));
+  ran.result = RunScript(ran.script, *ran.device, options);
+  return ran;
+}
+
+size_t Count(const std::vector<TraceEntry>& trace, TraceOp op) {
+  return static_cast<size_t>(
+      std::count_if(trace.begin(), trace.end(), [&](const TraceEntry& e) { return e.op == op; }));
+}
+
+// -------------------------------------------------------------- expectations
+
+TEST(ScriptRunner, ExpectationsThatHoldPass) {
+  Ran ran = RunText(
+      "expect32 STATUS 0x1\n"
+      "write32 CTRL 0x101\n"
+      "expect32 CTRL 0x101\n"
+      "expect8 CTRL 0x01          # the low byte\n"
+      "expect32 CTRL 0x100 mask 0xff00\n");
+  EXPECT_TRUE(ran.result.passed()) << ran.Failures();
+  EXPECT_EQ(ran.result.checks, 4u);
+  EXPECT_EQ(ran.result.commands_run, 5u);
+}
+
+TEST(ScriptRunner, AFailedExpectationNamesItsLineAndTheRunGoesOn) {
+  Ran ran = RunText(
+      "expect32 STATUS 0x2\n"
+      "write32 CTRL 0x1\n"
+      "expect32 CTRL 0x0 mask 0x1\n");
+  EXPECT_FALSE(ran.result.passed());
+  EXPECT_THAT(ran.result.failures,
+              ElementsAre(FailureAt(1, "expectation failed: STATUS read 0x00000001, expected 0x00000002"),
+                          FailureAt(3, "expectation failed: CTRL read 0x00000001, expected 0x00000000 under mask "
+                                       "0x00000001")));
+  EXPECT_EQ(ran.result.commands_run, 3u);
+  EXPECT_EQ(FormatScriptFailure(ran.script, ran.result.failures[0]),
+            "test.script:1:1: error: expectation failed: STATUS read 0x00000001, expected 0x00000002\n"
+            " 1 | expect32 STATUS 0x2\n"
+            "   | ^\n");
+}
+
+TEST(ScriptRunner, ReadsAndPeeksPrintTheirValuesAndOnlyReadsHaveSideEffects) {
+  // CLEAR is clear-on-read with reset 0xff.
+  Ran ran = RunText("peek32 CLEAR\nread32 CLEAR\npeek32 CLEAR\nread32 mmio 0x18\n");
+  EXPECT_TRUE(ran.result.passed()) << ran.Failures();
+  EXPECT_THAT(ran.result.values,
+              ElementsAre(Field(&ScriptValue::text, "peek32 CLEAR = 0x000000ff"),
+                          Field(&ScriptValue::text, "read32 CLEAR = 0x000000ff"),
+                          Field(&ScriptValue::text, "peek32 CLEAR = 0x00000000"),
+                          Field(&ScriptValue::text, "read32 mmio 0x18 (CLEAR) = 0x00000000")));
+  EXPECT_EQ(ran.result.values[1].loc.line, 2u);
+}
+
+TEST(ScriptRunner, PokeSetsStateBehindTheDriversBackWithoutViolations) {
+  Ran ran = RunText("poke32 STATUS 0x5\nexpect32 STATUS 0x5\npoke8 mmio 0x11 0xab\nexpect32 CTRL 0xab00\n");
+  EXPECT_TRUE(ran.result.passed()) << ran.Failures();
+  EXPECT_THAT(ran.result.violations, IsEmpty());
+}
+
+TEST(ScriptRunner, ExpectIrqComparesTheInterruptOutput) {
+  EXPECT_TRUE(RunText("expect-irq 0\n").result.passed());
+  Ran ran = RunText("expect-irq 1\n");
+  EXPECT_THAT(ran.result.failures,
+              ElementsAre(FailureAt(1, "expected the interrupt output asserted, but it is deasserted")));
+}
+
+// ---------------------------------------------------------------- violations
+
+TEST(ScriptRunner, AnUnannouncedViolationFailsAStrictRun) {
+  Ran ran = RunText("write32 STATUS 0x0\n");
+  EXPECT_FALSE(ran.result.passed());
+  EXPECT_THAT(ran.result.failures, IsEmpty());
+  EXPECT_EQ(ran.result.unannounced_failing, 1u);
+  ASSERT_THAT(ran.result.violations, SizeIs(1));
+  EXPECT_EQ(ran.result.violations[0].violation.kind, ViolationKind::kReadOnly);
+  EXPECT_FALSE(ran.result.violations[0].announced);
+  EXPECT_EQ(ran.result.violations[0].loc.line, 1u);
+}
+
+TEST(ScriptRunner, AnAnnouncedViolationPasses) {
+  Ran ran = RunText("expect-violation read-only\nwrite32 STATUS 0\nexpect32 STATUS 1\n");
+  EXPECT_TRUE(ran.result.passed()) << ran.Failures();
+  ASSERT_THAT(ran.result.violations, SizeIs(1));
+  EXPECT_TRUE(ran.result.violations[0].announced);
+  EXPECT_EQ(ran.result.violations[0].loc.line, 2u);
+  EXPECT_EQ(ran.result.checks, 2u);
+}
+
+TEST(ScriptRunner, AnAnnouncedViolationThatDoesNotHappenIsAFailedExpectation) {
+  Ran ran = RunText("expect-violation mbz\nwrite32 CTRL 0x1\n");
+  EXPECT_FALSE(ran.result.passed());
+  EXPECT_THAT(ran.result.failures,
+              ElementsAre(FailureAt(1, "expected a 'mbz' violation from line 2 (write32), but it recorded none")));
+}
+
+TEST(ScriptRunner, AViolationOfAnotherKindIsBothAFailureAndUnannounced) {
+  Ran ran = RunText("expect-violation mbz\nwrite32 STATUS 0\n");
+  EXPECT_THAT(ran.result.failures, ElementsAre(FailureAt(1, HasSubstr("but it recorded read-only"))));
+  EXPECT_EQ(ran.result.unannounced_failing, 1u);
+}
+
+TEST(ScriptRunner, AnAnnouncementCoversOnlyTheNextCommand) {
+  Ran ran = RunText("expect-violation read-only\nwrite32 STATUS 0\nwrite32 STATUS 0\n");
+  EXPECT_EQ(ran.result.unannounced_failing, 1u);
+  ASSERT_THAT(ran.result.violations, SizeIs(2));
+  EXPECT_TRUE(ran.result.violations[0].announced);
+  EXPECT_FALSE(ran.result.violations[1].announced);
+  EXPECT_EQ(ran.result.violations[1].loc.line, 3u);
+}
+
+TEST(ScriptRunner, SeveralKindsCanBeAnnouncedForOneCommand) {
+  // One write that changes read-only STATUS... and nothing else: the mbz
+  // announcement is unmet.
+  Ran ran = RunText("expect-violation read-only\nexpect-violation mbz\nwrite32 STATUS 0\n");
+  EXPECT_THAT(ran.result.failures, ElementsAre(FailureAt(2, HasSubstr("'mbz' violation from line 3"))));
+  EXPECT_EQ(ran.result.unannounced_failing, 0u);
+}
+
+TEST(ScriptRunner, LenientRunsRecordViolationsWithoutFailing) {
+  RunOptions lenient;
+  lenient.policy = ViolationPolicy::Lenient();
+  Ran ran = RunText("write32 STATUS 0x0\nwrite32 CTRL 0x20\n", lenient);
+  EXPECT_TRUE(ran.result.passed());
+  EXPECT_THAT(ran.result.violations, SizeIs(2));
+  EXPECT_FALSE(ran.result.violations[0].violation.fails);
+  // Announcements are still checked.
+  EXPECT_FALSE(RunText("expect-violation mbz\nwrite32 CTRL 0x1\n", lenient).result.passed());
+}
+
+TEST(ScriptRunner, TheDeviceKeepsTheRunsPolicyAfterwards) {
+  Ran ran = RunText("expect-violation read-only\nwrite32 STATUS 0\n");
+  ASSERT_TRUE(ran.result.passed());
+  ran.device->WriteRegister(*TestModel()->FindRegister("STATUS"), 0);
+  EXPECT_EQ(ran.device->failing_violation_count(), 1u);
+}
+
+TEST(ScriptRunner, AnAnnouncedViolationTheDeviceNoLongerKeepsIsReported) {
+  DeviceOptions keep_one;
+  keep_one.max_violations = 1;
+  RunOptions lenient;
+  lenient.policy = ViolationPolicy::Lenient();
+  Ran ran = RunText("write32 STATUS 0\nexpect-violation read-only\nwrite32 STATUS 0\n", lenient, keep_one);
+  EXPECT_THAT(ran.result.failures, ElementsAre(FailureAt(2, HasSubstr("no longer keeps"))));
+}
+
+// ---------------------------------------------------------------------- time
+
+TEST(ScriptRunner, StepDrivesTheCounterAndResetRestartsIt) {
+  // COUNT adds 1 every 100ns of virtual time since reset.
+  Ran ran = RunText(
+      "step 250ns\n"
+      "expect32 COUNT 2\n"
+      "reset\n"
+      "expect32 COUNT 0\n"
+      "step 100ns\n"
+      "expect32 COUNT 1\n"
+      "step 1us\n"
+      "expect32 COUNT 11\n");
+  EXPECT_TRUE(ran.result.passed()) << ran.Failures();
+  EXPECT_EQ(ran.device->now_ns(), 1350u);
+}
+
+TEST(ScriptRunner, PollReadsEveryTenNanosecondsUntilTheValueArrives) {
+  Ran ran = RunText("poll32 COUNT 5 timeout 1us\n");
+  EXPECT_TRUE(ran.result.passed()) << ran.Failures();
+  EXPECT_EQ(ran.device->now_ns(), 500u);
+  std::vector<TraceEntry> trace = ran.device->Trace();
+  EXPECT_EQ(Count(trace, TraceOp::kRead), 51u);  // t = 0, 10, ..., 500
+  EXPECT_EQ(Count(trace, TraceOp::kStep), 50u);
+  EXPECT_EQ(trace.back().value, 5u);
+}
+
+TEST(ScriptRunner, PollThatNeverMatchesFailsWhenTheTimeoutHasPassed) {
+  Ran ran = RunText("poll32 COUNT 0x1000 timeout 1us\nexpect32 COUNT 10\n");
+  EXPECT_THAT(ran.result.failures,
+              ElementsAre(FailureAt(1, "poll timed out after 1000ns of virtual time and 101 read(s): COUNT read "
+                                       "0x0000000a, expected 0x00001000")));
+  EXPECT_EQ(ran.device->now_ns(), 1000u);
+}
+
+TEST(ScriptRunner, PollMatchingAtOnceReadsOnce) {
+  Ran ran = RunText("poll32 STATUS 1 mask 1 timeout 1ms\n");
+  EXPECT_TRUE(ran.result.passed());
+  EXPECT_EQ(ran.device->access_count(), 1u);
+  EXPECT_EQ(ran.device->now_ns(), 0u);
+}
+
+TEST(ScriptRunner, PollWithZeroTimeoutReadsOnce) {
+  Ran ran = RunText("poll32 COUNT 1 timeout 0ns\n");
+  EXPECT_THAT(ran.result.failures, ElementsAre(FailureAt(1, HasSubstr("after 0ns of virtual time and 1 read(s)"))));
+}
+
+TEST(ScriptRunner, TheAccessCostCountsTowardsThePollInterval) {
+  DeviceOptions slow;
+  slow.access_cost_ns = 30;  // longer than the 10ns interval: no extra steps
+  Ran ran = RunText("poll32 COUNT 2 timeout 1us\n", {}, slow);
+  EXPECT_TRUE(ran.result.passed()) << ran.Failures();
+  std::vector<TraceEntry> trace = ran.device->Trace();
+  EXPECT_EQ(Count(trace, TraceOp::kStep), 0u);
+  EXPECT_EQ(Count(trace, TraceOp::kRead), 8u);  // t = 0, 30, ..., 210
+  EXPECT_EQ(trace.back().time_ns, 210u);
+}
+
+TEST(ScriptRunner, ALongTimeoutPollsAtACoarserIntervalSoOnePollStaysBounded) {
+  DeviceOptions big_trace;
+  big_trace.trace_capacity = 0;
+  Ran ran = RunText("poll32 COUNT 0xffffffff timeout 1s\n", {}, big_trace);
+  EXPECT_THAT(ran.result.failures,
+              ElementsAre(FailureAt(1, HasSubstr("after 1000000000ns of virtual time and 10001 read(s)"))));
+}
+
+TEST(ScriptRunner, TimePastTwoToTheSixtyFourIsAScriptError) {
+  Ran ran = RunText("step 18446744073s\nstep 18446744073s\nreset\n");
+  ASSERT_TRUE(ran.result.error.has_value());
+  EXPECT_EQ(ran.result.error->loc.line, 2u);
+  EXPECT_EQ(ran.result.error->message, "virtual time would pass 2^64 ns");
+  EXPECT_EQ(ran.result.commands_run, 2u);
+  EXPECT_FALSE(ran.result.passed());
+}
+
+// ------------------------------------------------------------------- inject
+
+TEST(ScriptRunner, AnInjectNoBehaviourTakesStopsTheRunAtItsVerb) {
+  Ran ran = RunText("reset\ninject frob 1 2\nwrite32 CTRL 1\n");
+  ASSERT_TRUE(ran.result.error.has_value());
+  EXPECT_EQ(ran.result.error->loc.line, 2u);
+  EXPECT_EQ(ran.result.error->loc.column, 8u);
+  EXPECT_THAT(ran.result.error->message, AllOf(HasSubstr("inject frob: "), HasSubstr("handles 'inject frob'")));
+  EXPECT_EQ(ran.result.commands_run, 2u);
+  EXPECT_EQ(ran.device->PeekRegister(*TestModel()->FindRegister("CTRL")), 0u);
+  EXPECT_FALSE(ran.result.passed());
+}
+
+// ------------------------------------------------------------------- replay
+
+TEST(ScriptRunner, ARenderedTraceReplaysToTheSameTraceByteForByte) {
+  DeviceOptions options;
+  options.access_cost_ns = 5;
+  Ran first = RunText(
+      "write32 CTRL 0x101\n"
+      "read32 CTRL\n"
+      "expect-violation mbz\n"
+      "write32 CTRL 0x20\n"
+      "expect-violation read-only\n"
+      "write32 STATUS 0x0\n"
+      "expect-violation unclaimed\n"
+      "read8 mmio 0x100\n"
+      "expect-violation alignment\n"
+      "write32 mmio 0x12 1\n"
+      "poll32 COUNT 3 timeout 1us\n"
+      "step 1us\n"
+      "read32 CLEAR\n"
+      "reset\n"
+      "write16 SMALL 0xbeef\n"
+      "expect16 SMALL 0xbeef\n"
+      "write8 mmio 0x21 0x12\n"
+      "read64 msr 0x10\n",
+      {}, options);
+  ASSERT_TRUE(first.result.passed()) << first.Failures();
+  std::string trace = RenderTrace(*TestModel(), first.device->Trace());
+  ASSERT_THAT(trace, AllOf(HasSubstr("expect-violation mbz\nwrite32 mmio 0x10 0x00000020"), HasSubstr("step ")));
+
+  Ran replay = RunText(trace, {}, options);
+  EXPECT_TRUE(replay.result.passed()) << replay.Failures();
+  EXPECT_EQ(RenderTrace(*TestModel(), replay.device->Trace()), trace);
+}
+
+}  // namespace
+}  // namespace regemu::emulator

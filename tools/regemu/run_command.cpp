@@ -1,0 +1,165 @@
+#include "tools/regemu/run_command.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <utility>
+#include <variant>
+
+#include "emulator/device.hpp"
+#include "emulator/model.hpp"
+#include "emulator/script.hpp"
+#include "emulator/script_runner.hpp"
+#include "emulator/trace.hpp"
+#include "regdb/loader.hpp"
+#include "regdb/numbers.hpp"
+
+namespace regemu::tools {
+namespace {
+
+using emulator::RunResult;
+using emulator::Script;
+
+// The trace, oldest first, as script lines; says so when the ring dropped some.
+void PrintTrace(std::ostream& out, const emulator::Device& device, size_t capacity) {
+  std::vector<emulator::TraceEntry> trace = device.Trace();
+  if (capacity == 0) {
+    out << "# trace: off (--trace-capacity 0)\n";
+    return;
+  }
+  uint64_t total = device.access_count();
+  if (total > trace.size()) {
+    out << "# trace: the first " << total - trace.size() << " of " << total
+        << " entries are not shown (--trace-capacity " << capacity << ")\n";
+  }
+  out << emulator::RenderTrace(device.model(), trace);
+}
+
+std::string Prefix(const Script& script, regdb::SourceLoc loc) {
+  return script.sources.file(script.file).path + ":" + std::to_string(loc.line) + ": ";
+}
+
+// Values, failures and violations in script-line order, then the summary.
+void PrintReport(std::ostream& out, const Script& script, const emulator::Device& device, const RunResult& result,
+                 bool lenient) {
+  std::vector<std::pair<uint32_t, std::string>> lines;  // (script line, text), stably sorted below
+  for (const emulator::ScriptValue& value : result.values) {
+    lines.emplace_back(value.loc.line, Prefix(script, value.loc) + value.text + "\n");
+  }
+  for (const emulator::ScriptFailure& failure : result.failures) {
+    lines.emplace_back(failure.loc.line, FormatScriptFailure(script, failure));
+  }
+  size_t announced = 0;
+  for (const emulator::ScriptViolation& v : result.violations) {
+    std::string text = Prefix(script, v.loc);
+    if (v.announced) {
+      ++announced;
+      text += "announced violation: " + v.violation.Summary() + "\n";
+    } else if (v.violation.fails) {
+      text += "error: violation not announced by expect-violation: " + v.violation.Describe(device.model());
+    } else {
+      text += "violation (recorded, not failing): " + v.violation.Describe(device.model());
+    }
+    lines.emplace_back(v.loc.line, std::move(text));
+  }
+  std::stable_sort(lines.begin(), lines.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& line : lines) out << line.second;
+  if (device.violation_count() > result.violations.size()) {
+    out << "note: " << device.violation_count() - result.violations.size()
+        << " more violation(s) were counted but not kept\n";
+  }
+
+  out << (result.passed() ? "PASS " : "FAIL ") << script.sources.file(script.file).path << ": "
+      << result.commands_run << " command(s), " << result.checks << " check(s), " << result.failures.size()
+      << " failed; " << device.violation_count() << " violation(s): " << announced << " announced, "
+      << device.violation_count() - announced << " not announced (" << (lenient ? "lenient" : "strict") << ")\n";
+}
+
+// Reads the script into `text`, or reports why it cannot and returns false.
+// Pipes work too (`<(generate-script)`); at most `max_bytes` are read.
+bool ReadScript(const std::string& path, size_t max_bytes, std::string& text, std::ostream& err) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    err << "regemu run: no such script file: " << path << "\n";
+    return false;
+  }
+  if (std::filesystem::is_directory(path, ec)) {
+    err << "regemu run: the script is a folder: " << path << "\n";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    err << "regemu run: cannot read " << path << "\n";
+    return false;
+  }
+  std::string buffer(max_bytes + 1, '\0');
+  in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+  if (in.bad()) {
+    err << "regemu run: cannot read " << path << "\n";
+    return false;
+  }
+  auto size = static_cast<size_t>(in.gcount());
+  if (size > max_bytes) {
+    err << "regemu run: " << path << ": the script is larger than " << max_bytes << " bytes\n";
+    return false;
+  }
+  buffer.resize(size);
+  text = std::move(buffer);
+  return true;
+}
+
+}  // namespace
+
+int RunRunCommand(const RunCommandOptions& options, std::ostream& out, std::ostream& err) {
+  auto access_cost = regdb::ParseDurationNs(options.access_cost);
+  if (auto* error = std::get_if<regdb::NumberError>(&access_cost)) {
+    err << "regemu run: --access-cost: " << error->message << "\n";
+    return 2;
+  }
+  std::error_code ec;
+  if (!std::filesystem::exists(options.database, ec)) {
+    err << "regemu run: no such file or folder: " << options.database << "\n";
+    return 2;
+  }
+  emulator::ScriptLimits limits;
+  std::string text;
+  if (!ReadScript(options.script, limits.max_bytes, text, err)) return 2;
+
+  regdb::LoadedDatabase loaded = regdb::LoadAndCheck(options.database);
+  if (loaded.diagnostics.has_errors()) {
+    err << regdb::FormatDiagnostics(loaded.sources, loaded.diagnostics);
+    err << options.database << ": " << loaded.diagnostics.error_count() << " error(s)\n";
+    return 2;
+  }
+  emulator::CompileResult compiled = emulator::Compile(loaded.database);
+  if (!compiled.model) {
+    for (const std::string& error : compiled.errors) err << options.database << ": error: " << error << "\n";
+    return 2;
+  }
+
+  Script script = emulator::ParseScript(std::move(text), options.script, *compiled.model, limits);
+  if (!script.ok()) {
+    err << script.FormatErrors();
+    return 2;
+  }
+
+  emulator::DeviceOptions device_options;
+  device_options.trace_capacity = options.trace_capacity;
+  device_options.access_cost_ns = std::get<uint64_t>(access_cost);
+  emulator::Device device(compiled.model, device_options);
+  emulator::RunOptions run_options;
+  run_options.policy = options.lenient ? emulator::ViolationPolicy::Lenient() : emulator::ViolationPolicy::Strict();
+  RunResult result = emulator::RunScript(script, device, run_options);
+
+  PrintTrace(out, device, options.trace_capacity);
+  out << "\n";
+  if (result.error) {
+    err << FormatScriptFailure(script, *result.error);
+    return 2;
+  }
+  PrintReport(out, script, device, result, options.lenient);
+  return result.passed() ? 0 : 1;
+}
+
+}  // namespace regemu::tools

@@ -1,0 +1,28 @@
+#pragma once
+// `regemu run [--lenient] [--trace-capacity N] [--access-cost DURATION] DB SCRIPT`:
+// load and check a database, run a script against a fresh device, print the
+// trace (as script lines that replay it), what the script read, failed
+// expectations, violations and a summary.
+
+#include <cstddef>
+#include <iosfwd>
+#include <string>
+
+namespace regemu::tools {
+
+struct RunCommandOptions {
+  std::string database;
+  std::string script;
+  bool lenient = false;
+  // Big enough for typical scripts and a few long polls; older entries are
+  // dropped (and the drop is announced) past it.
+  size_t trace_capacity = 65536;
+  std::string access_cost = "0ns";  // virtual time each frontdoor access takes
+};
+
+// Exit status: 0 when every expectation held (and, unless lenient, no
+// violation went unannounced), 1 when one did not, 2 on a usage error, a
+// database error or a script error.
+int RunRunCommand(const RunCommandOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace regemu::tools
