@@ -209,6 +209,7 @@ uint64_t Device::ReadLocked(SpaceId space_id, uint64_t offset, unsigned width, A
       if (inner.outcome == TraceOutcome::kViolation) {
         access.entry.outcome = inner.outcome;
         access.entry.violation = inner.violation;
+        access.entry.violation_kinds = inner.violation_kinds;
       }
       return value;
     }
@@ -274,6 +275,7 @@ void Device::WriteLocked(SpaceId space_id, uint64_t offset, unsigned width, uint
       if (inner.outcome == TraceOutcome::kViolation) {
         access.entry.outcome = inner.outcome;
         access.entry.violation = inner.violation;
+        access.entry.violation_kinds = inner.violation_kinds;
       }
       return;
     }
@@ -357,6 +359,7 @@ void Device::Violate(Access& access, ViolationKind kind, RegisterId reg, uint64_
     access.entry.outcome = TraceOutcome::kViolation;
     access.entry.violation = static_cast<uint8_t>(kind);
   }
+  access.entry.violation_kinds = static_cast<uint16_t>(access.entry.violation_kinds | (1u << static_cast<unsigned>(kind)));
   ++violation_count_;
   if (action == ViolationAction::kFail) ++failing_count_;
   if (violations_.size() + access.pending.size() >= options_.max_violations && !options_.on_violation) return;
@@ -420,11 +423,24 @@ uint64_t Device::PeekLocked(SpaceId space_id, uint64_t offset, unsigned width) c
 
 uint64_t Device::Peek(SpaceId space, uint64_t offset, unsigned width) const {
   std::lock_guard guard(lock_);
-  return PeekLocked(space, offset, width);
+  uint64_t value = PeekLocked(space, offset, width);
+  TraceEntry entry{++sequence_, now_ns_, offset, value, kNoRegister, space, static_cast<uint8_t>(width), TraceOp::kPeek};
+  entry.reg = IsAccessWidth(width) ? model_->spaces()[space].decode.Lookup(offset) : kNoRegister;
+  trace_.Push(entry);
+  return value;
 }
 
 bool Device::Poke(SpaceId space_id, uint64_t offset, unsigned width, uint64_t value) {
   std::lock_guard guard(lock_);
+  bool stored = PokeLocked(space_id, offset, width, value);
+  TraceEntry entry{++sequence_, now_ns_, offset, value, kNoRegister, space_id, static_cast<uint8_t>(width), TraceOp::kPoke};
+  entry.reg = IsAccessWidth(width) ? model_->spaces()[space_id].decode.Lookup(offset) : kNoRegister;
+  if (!stored) entry.outcome = TraceOutcome::kDropped;
+  trace_.Push(entry);
+  return stored;
+}
+
+bool Device::PokeLocked(SpaceId space_id, uint64_t offset, unsigned width, uint64_t value) {
   const SpaceModel& space = model_->spaces().at(space_id);
   if (!IsAccessWidth(width)) return false;
   if (space.indexed) {
@@ -452,7 +468,10 @@ uint64_t Device::PeekRegister(RegisterId reg) const {
 
 void Device::PokeRegister(RegisterId reg, uint64_t value) {
   std::lock_guard guard(lock_);
-  values_.at(reg) = value & model_->registers()[reg].width_mask;
+  const RegisterModel& r = model_->registers().at(reg);
+  values_[reg] = value & r.width_mask;
+  TraceEntry entry{++sequence_, now_ns_, r.offset, values_[reg], reg, r.space, r.width, TraceOp::kPoke};
+  trace_.Push(entry);
 }
 
 // ----------------------------------------------------------------------- time
@@ -465,7 +484,8 @@ void Device::Advance(uint64_t ns) {
 
 void Device::AdvanceLocked(uint64_t ns) {
   uint64_t from = now_ns_;
-  now_ns_ += ns;
+  // Saturate: a wrapped clock would run behaviours backwards.
+  now_ns_ = ns > ~uint64_t{0} - now_ns_ ? ~uint64_t{0} : now_ns_ + ns;
   BehaviourContext context(*this);
   for (auto& behaviour : behaviours_) behaviour->OnClock(context, from, now_ns_);
 }

@@ -70,13 +70,15 @@ class Device {
   void WriteRegister(RegisterId reg, uint64_t value);
 
   // Backdoor: raw state, no side effects, no violations, no time. Poke
-  // returns false where no register holds the bytes.
+  // returns false where no register holds the bytes. Peek, Poke and
+  // PokeRegister are traced (a trace must replay); PeekRegister, the test's
+  // inspection helper, is not.
   uint64_t Peek(SpaceId space, uint64_t offset, unsigned width) const;
   bool Poke(SpaceId space, uint64_t offset, unsigned width, uint64_t value);
   uint64_t PeekRegister(RegisterId reg) const;
   void PokeRegister(RegisterId reg, uint64_t value);
 
-  // Virtual time.
+  // Virtual time. It saturates at 2^64-1 ns rather than wrap.
   void Advance(uint64_t ns);
   uint64_t now_ns() const;
 
@@ -119,6 +121,7 @@ class Device {
   void Finish(Access& access);
   void AdvanceLocked(uint64_t ns);
   uint64_t PeekLocked(SpaceId space, uint64_t offset, unsigned width) const;
+  bool PokeLocked(SpaceId space, uint64_t offset, unsigned width, uint64_t value);
   void SetInterruptLocked(bool asserted);
 
   std::shared_ptr<const Model> model_;
@@ -127,8 +130,9 @@ class Device {
   std::vector<uint64_t> values_;
   std::vector<uint64_t> written_once_;  // per once_slot: the write-once bits used up since reset
   std::vector<std::unique_ptr<Behaviour>> behaviours_;
-  TraceRing trace_;
-  uint64_t sequence_ = 0;
+  // The trace records peeks too, which are const: it is an observation log.
+  mutable TraceRing trace_;
+  mutable uint64_t sequence_ = 0;
   uint64_t now_ns_ = 0;
   bool irq_ = false;
   uint64_t irq_edges_ = 0;

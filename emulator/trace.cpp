@@ -54,10 +54,17 @@ std::string RenderTraceEntry(const Model& model, const TraceEntry& entry) {
     case TraceOutcome::kAlias: comment += " (alias window)"; break;
     case TraceOutcome::kUnclaimed: comment += " (unclaimed)"; break;
     case TraceOutcome::kDropped: comment += " (dropped)"; break;
-    case TraceOutcome::kViolation:
-      // Announce it, so that replaying the trace in strict mode passes.
-      return "expect-violation " + std::string(ViolationKindName(static_cast<ViolationKind>(entry.violation))) +
-             "\n" + line + comment;
+    case TraceOutcome::kViolation: {
+      // Announce every kind it recorded, so that replaying the trace in
+      // strict mode passes.
+      std::string announced;
+      for (size_t kind = 0; kind < kViolationKindCount; ++kind) {
+        if ((entry.violation_kinds >> kind) & 1) {
+          announced += "expect-violation " + std::string(ViolationKindName(static_cast<ViolationKind>(kind))) + "\n";
+        }
+      }
+      return announced + line + comment;
+    }
   }
   return line + comment;
 }

@@ -28,7 +28,8 @@ struct TraceEntry {
   uint8_t width = 0;
   TraceOp op = TraceOp::kRead;
   TraceOutcome outcome = TraceOutcome::kOk;
-  uint8_t violation = 0;  // a ViolationKind when outcome is kViolation
+  uint8_t violation = 0;  // the first ViolationKind when outcome is kViolation
+  uint16_t violation_kinds = 0;  // every kind the access recorded, bit (1 << kind)
 };
 
 // Fixed capacity; the oldest entry is overwritten. Capacity 0 records nothing.

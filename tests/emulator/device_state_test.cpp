@@ -77,7 +77,7 @@ TEST_F(DeviceStateTest, PokeOfW1cStoresRaw) {
 
 // The backdoor leaves no trace, takes no time, breaks no rule (poking a ro
 // register is fine) and reports where nothing is.
-TEST_F(DeviceStateTest, BackdoorHasNoTraceTimeOrViolation) {
+TEST_F(DeviceStateTest, BackdoorTakesNoTimeAndBreaksNoRuleButIsTracedForReplay) {
   DeviceOptions options;
   options.access_cost_ns = 5;
   Make(options);
@@ -86,11 +86,19 @@ TEST_F(DeviceStateTest, BackdoorHasNoTraceTimeOrViolation) {
   device_->Peek(mmio_, 0x0, 32);
   device_->Peek(mmio_, 0x400, 32);
   EXPECT_FALSE(device_->Poke(mmio_, 0x400, 32, 1)) << "no register holds 0x400";
-  EXPECT_EQ(device_->PeekRegister(Reg("RO_ID")), 0x1234u);
-  EXPECT_EQ(device_->access_count(), 0u);
-  EXPECT_THAT(device_->Trace(), IsEmpty());
+  EXPECT_EQ(device_->PeekRegister(Reg("RO_ID")), 0x1234u);  // the inspection helper is not traced
   EXPECT_EQ(device_->now_ns(), 0u);
   EXPECT_THAT(device_->violations(), IsEmpty());
+  std::vector<TraceEntry> trace = device_->Trace();
+  ASSERT_EQ(trace.size(), 5u);
+  EXPECT_EQ(device_->access_count(), 5u);
+  EXPECT_EQ(trace[0].op, TraceOp::kPoke);
+  EXPECT_EQ(trace[1].op, TraceOp::kPoke);
+  EXPECT_EQ(trace[1].reg, Reg("IIR"));
+  EXPECT_EQ(trace[2].op, TraceOp::kPeek);
+  EXPECT_EQ(trace[4].op, TraceOp::kPoke);
+  EXPECT_EQ(trace[4].outcome, TraceOutcome::kDropped);
+  for (const TraceEntry& entry : trace) EXPECT_EQ(entry.time_ns, 0u);
 }
 
 // ---------------------------------------------------------- reset, snapshots
@@ -299,6 +307,47 @@ TEST_F(DeviceStateTest, NoCostNoTime) {
   device_->Advance(7);
   device_->Advance(8);
   EXPECT_EQ(device_->now_ns(), 15u);
+}
+
+// One access that breaks two rules announces both in the rendered trace, so
+// the trace replays in strict mode.
+TEST(DeviceTraceRenderTest, AnAccessBreakingTwoRulesAnnouncesBoth) {
+  DeviceOptions lenient;
+  lenient.policy = ViolationPolicy::Lenient();
+  auto device = MakeDevice(R"(device: two
+spaces:
+  - {name: mmio, kind: mmio, size: 0x100}
+registers:
+  - name: R
+    space: mmio
+    offset: 0
+    fields:
+      - {name: LOCKED, bits: 0, access: ro}
+      - {name: ZERO, bits: 1, access: mbz}
+)",
+                           lenient);
+  device->Write(0, 0, 32, 0x3);
+  std::string text = RenderTrace(device->model(), device->Trace());
+  EXPECT_THAT(text, HasSubstr("expect-violation read-only\nexpect-violation mbz\nwrite32 mmio 0x0 0x00000003"));
+}
+
+// The backdoor renders as peek/poke lines, so a trace with pokes replays.
+TEST_F(DeviceStateTest, BackdoorAccessesRenderAsPeekAndPokeLines) {
+  device_->Poke(mmio_, 0x4, 32, 0xF0);
+  device_->Peek(mmio_, 0x4, 32);
+  std::string text = RenderTrace(device_->model(), device_->Trace());
+  EXPECT_THAT(text, HasSubstr("poke32 mmio 0x4 0x000000f0"));
+  EXPECT_THAT(text, HasSubstr("peek32 mmio 0x4"));
+}
+
+// Virtual time saturates instead of wrapping back to the past.
+TEST_F(DeviceStateTest, ClockSaturatesAtTheEndOfTime) {
+  device_->Advance(~uint64_t{0} - 10);
+  device_->Advance(100);
+  EXPECT_EQ(device_->now_ns(), ~uint64_t{0});
+  uint64_t timer = device_->PeekRegister(Reg("TIMESTAMP"));
+  device_->Advance(5);
+  EXPECT_EQ(device_->PeekRegister(Reg("TIMESTAMP")), timer) << "the counter does not run backwards or jump";
 }
 
 }  // namespace

@@ -83,7 +83,7 @@ std::shared_ptr<const Model> CompileModel() {
 // What one thread did and saw. Failures are counted, not asserted in the
 // thread, so one broken invariant does not print thousands of lines.
 struct ThreadLog {
-  uint64_t sequenced = 0;  // calls that take a trace sequence number (Read/Write/Advance)
+  uint64_t sequenced = 0;  // calls that take a trace sequence number (Read/Write/Advance/Peek/Poke)
   uint64_t advanced_ns = 0;
   uint64_t bad_writes = 0;
   uint64_t failures = 0;
@@ -109,6 +109,7 @@ class LaneWorker {
     Write(kScratch[lane_], value);
     log_.Check(Read(kScratch[lane_]) == value, "own scratch register reads back", i);
     log_.Check(device_.Peek(0, kScratch[lane_], 32) == value, "own scratch register peeks back", i);
+    ++log_.sequenced;
 
     // Masked: enable only this lane's nibble; the others must not change.
     uint64_t nibble = (u * 7 + lane_) & 0xF;
@@ -120,6 +121,7 @@ class LaneWorker {
     uint64_t raised = (u * 37 + lane_ * 11 + 1) & 0xFF;
     uint64_t acked = (u * 13) & 0xFF;
     log_.Check(device_.Poke(0, kStatus + lane_, 8, raised), "poke own status byte", i);
+    ++log_.sequenced;
     Write(kStatus, acked << (8 * lane_));
     log_.Check(((Read(kStatus) >> (8 * lane_)) & 0xFF) == (raised & ~acked), "own w1c byte after acknowledge", i);
 
