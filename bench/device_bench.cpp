@@ -189,8 +189,7 @@ void BM_SnapshotRestore10k(benchmark::State& state) {
 }
 BENCHMARK(BM_SnapshotRestore10k)->Unit(benchmark::kMicrosecond);
 
-// BM_RunScript1000 (a 1000-line script through the script runner) belongs
-// here once the runner exists.
+// BM_RunScript1000 is in script_bench.cpp.
 
 }  // namespace
 }  // namespace regemu::bench

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Quick start, command 1: install what is missing, build, and run the main
-# job: check every shipped register database, then show the checker catching
-# the Haswell seed's OAPERF_A31 erratum in its literal transcription.
+# job: compile the Haswell database into a fake device and run a
+# driver-style scenario against it (the seed's OA buffer programming
+# sequence), printing what happened. Then show the same scenario with an
+# unannounced driver mistake failing, and the checker catching the seed's
+# OAPERF_A31 erratum.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,16 +13,33 @@ cmake --preset default >/dev/null
 cmake --build --preset default --target regemu
 
 regemu=build/default/bin/regemu
+
+# Runs a command that must exit with `expected`, and says so.
+expect_exit() {
+  local expected=$1
+  shift
+  local status=0
+  "$@" || status=$?
+  if [[ $status -ne $expected ]]; then
+    echo "demo: expected exit $expected from '$*', got $status" >&2
+    exit 1
+  fi
+  echo "(exit $status, as expected)"
+}
+
 echo
-echo "== regemu check yaml/*  (the shipped databases)"
+echo "== regemu check yaml/*/  (every shipped database)"
 "$regemu" check yaml/*/
 
 echo
+echo "== regemu run yaml/hsw tests/scripts/hsw_oa_buffer_setup.script  (a driver programming the OA buffer)"
+expect_exit 0 "$regemu" run yaml/hsw tests/scripts/hsw_oa_buffer_setup.script
+
+echo
+echo "== the same driver writing 1 to OASTATUS2's must-be-zero bit 5, unannounced"
+expect_exit 1 "$regemu" run yaml/hsw tests/scripts/hsw_oa_buffer_setup_bad.script
+
+echo
 echo "== regemu check tests/data/hsw_literal  (the seed's OAPERF_A31 address, transcribed literally)"
-status=0
-"$regemu" check tests/data/hsw_literal || status=$?
-if [[ $status -ne 1 ]]; then
-  echo "demo: expected exit 1 for the literal transcription, got $status" >&2
-  exit 1
-fi
-echo "(exit 1, as expected: yaml/hsw ships A31 at the corrected 0x287C)"
+expect_exit 1 "$regemu" check tests/data/hsw_literal
+echo "(yaml/hsw ships A31 at the corrected 0x287C)"
