@@ -98,9 +98,9 @@ bool HaveModel(benchmark::State& state) {
   return false;
 }
 
-void DeviceRead(benchmark::State& state, SyntheticKind kind) {
+void DeviceRead(benchmark::State& state, SyntheticKind kind, emulator::DeviceOptions options = {}) {
   if (!HaveModel(state)) return;
-  emulator::Device device(Model10k());
+  emulator::Device device(Model10k(), std::move(options));
   uint64_t i = 0;
   for (auto _ : state) benchmark::DoNotOptimize(device.Read(kMmio, Offset(kind, i++), 32));
   SkipIfViolated(state, device);
@@ -109,14 +109,31 @@ void DeviceRead(benchmark::State& state, SyntheticKind kind) {
 void BM_DeviceRead32Plain(benchmark::State& state) { DeviceRead(state, SyntheticKind::kPlain); }
 BENCHMARK(BM_DeviceRead32Plain);
 
+// The same without the lock (DeviceOptions::thread_safe = false), and
+// without the lock and the trace: what the lock and the trace cost.
+emulator::DeviceOptions SingleThreaded(size_t trace_capacity) {
+  emulator::DeviceOptions options;
+  options.thread_safe = false;
+  options.trace_capacity = trace_capacity;
+  return options;
+}
+void BM_DeviceRead32PlainSingleThread(benchmark::State& state) {
+  DeviceRead(state, SyntheticKind::kPlain, SingleThreaded(1024));
+}
+BENCHMARK(BM_DeviceRead32PlainSingleThread);
+void BM_DeviceRead32PlainSingleThreadNoTrace(benchmark::State& state) {
+  DeviceRead(state, SyntheticKind::kPlain, SingleThreaded(0));
+}
+BENCHMARK(BM_DeviceRead32PlainSingleThreadNoTrace);
+
 // RC_n: EVENTS (15:0) clears on read.
 void BM_DeviceReadClearOnRead32(benchmark::State& state) { DeviceRead(state, SyntheticKind::kRc); }
 BENCHMARK(BM_DeviceReadClearOnRead32);
 
 template <typename ValueOf>
-void DeviceWrite(benchmark::State& state, SyntheticKind kind, ValueOf value_of) {
+void DeviceWrite(benchmark::State& state, SyntheticKind kind, ValueOf value_of, emulator::DeviceOptions options = {}) {
   if (!HaveModel(state)) return;
-  emulator::Device device(Model10k());
+  emulator::Device device(Model10k(), std::move(options));
   uint64_t i = 0;
   for (auto _ : state) {
     device.Write(kMmio, Offset(kind, i), 32, value_of(i));
@@ -129,6 +146,11 @@ void BM_DeviceWrite32Plain(benchmark::State& state) {
   DeviceWrite(state, SyntheticKind::kPlain, [](uint64_t i) { return i & 0xFFFF'FFFF; });
 }
 BENCHMARK(BM_DeviceWrite32Plain);
+
+void BM_DeviceWrite32PlainSingleThread(benchmark::State& state) {
+  DeviceWrite(state, SyntheticKind::kPlain, [](uint64_t i) { return i & 0xFFFF'FFFF; }, SingleThreaded(1024));
+}
+BENCHMARK(BM_DeviceWrite32PlainSingleThread);
 
 // W1C_n: ENABLE (bit 0) stays 1, a 1 clears STATUS bits (7:1), mbz bits stay 0.
 void BM_DeviceWrite32W1C(benchmark::State& state) {

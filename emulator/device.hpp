@@ -8,6 +8,7 @@
 // several threads (a driver's interrupt thread and its main thread). Each
 // frontdoor access is atomic with respect to the others and gets one place in
 // the trace's total order. Determinism holds for a given order of accesses.
+// DeviceOptions::thread_safe = false drops the lock for single-threaded use.
 
 #include <cstdint>
 #include <functional>
@@ -27,6 +28,10 @@ namespace regemu::emulator {
 
 struct DeviceOptions {
   ViolationPolicy policy = ViolationPolicy::Strict();
+  // false: the device takes no lock, for single-threaded users (fuzzers,
+  // one-thread tests) that want every nanosecond; calling it from two
+  // threads at once is then undefined behaviour.
+  bool thread_safe = true;
   size_t trace_capacity = 1024;      // entries kept in the trace ring (0: no trace)
   size_t violation_context = 8;      // accesses before a violation it carries
   size_t max_violations = 1000;      // kept; later ones are only counted
@@ -109,6 +114,22 @@ class Device {
  private:
   friend class BehaviourContext;
   struct Access;
+
+  // Holds the device lock for a scope, unless the device is single-threaded.
+  class Guard {
+   public:
+    explicit Guard(const Device& device) : lock_(device.options_.thread_safe ? &device.lock_ : nullptr) {
+      if (lock_ != nullptr) lock_->lock();
+    }
+    ~Guard() {
+      if (lock_ != nullptr) lock_->unlock();
+    }
+    Guard(const Guard&) = delete;
+    Guard& operator=(const Guard&) = delete;
+
+   private:
+    SpinLock* lock_;
+  };
 
   uint64_t ReadLocked(SpaceId space, uint64_t offset, unsigned width, Access& access);
   void WriteLocked(SpaceId space, uint64_t offset, unsigned width, uint64_t value, Access& access);

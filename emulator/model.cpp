@@ -105,7 +105,11 @@ struct ModelBuilder {
       AccessMasks masks = ComputeAccessMasks(reg);
       if (reg.masked) r.flags |= RegisterModel::kMasked;
       if (reg.is_volatile) r.flags |= RegisterModel::kVolatile;
-      if (!reg.masked && masks.IsPlain(r.width_mask)) r.flags |= RegisterModel::kPlain;
+      if (space.widths.Contains(reg.width)) r.flags |= RegisterModel::kWidthAllowed;
+      // Plain registers take the fast path, which assumes the width is allowed.
+      if (!reg.masked && masks.IsPlain(r.width_mask) && space.widths.Contains(reg.width)) {
+        r.flags |= RegisterModel::kPlain;
+      }
       if (masks.store_once != 0) r.once_slot = model->once_slots_++;
       std::vector<uint64_t> key{masks.readable,    masks.write_only,  masks.read_clears,  masks.read_sets,
                                 masks.store,       masks.store_once,  masks.one_clears,   masks.one_sets,

@@ -33,6 +33,7 @@ struct RegisterModel {
     kHookRead = 1 << 2,   // a behaviour runs before frontdoor reads
     kHookWrite = 1 << 3,  // a behaviour runs after frontdoor writes
     kVolatile = 1 << 4,
+    kWidthAllowed = 1 << 5,  // the space allows an access of the register's own width
   };
 
   uint64_t offset = 0;

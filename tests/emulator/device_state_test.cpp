@@ -350,5 +350,26 @@ TEST_F(DeviceStateTest, ClockSaturatesAtTheEndOfTime) {
   EXPECT_EQ(device_->PeekRegister(Reg("TIMESTAMP")), timer) << "the counter does not run backwards or jump";
 }
 
+// A single-threaded device (no lock) behaves exactly like the default one.
+TEST(DeviceThreadModeTest, SingleThreadedDeviceTracesTheSameAccesses) {
+  DeviceOptions single;
+  single.thread_safe = false;
+  single.policy = ViolationPolicy::Lenient();
+  DeviceOptions shared;
+  shared.policy = ViolationPolicy::Lenient();
+  auto a = MakeDevice(kDevice, single);
+  auto b = MakeDevice(kDevice, shared);
+  for (Device* device : {a.get(), b.get()}) {
+    device->Write(0, 0x4, 32, 0xFF);
+    device->Read(0, 0x0, 32);
+    device->Write(0, 0x10, 32, 0x1);  // read-only: a violation
+    device->Advance(30);
+    device->Read(0, 0x18, 32);
+  }
+  EXPECT_EQ(RenderTrace(a->model(), a->Trace()), RenderTrace(b->model(), b->Trace()));
+  EXPECT_EQ(a->violation_count(), 1u);
+  EXPECT_EQ(a->PeekRegister(RegisterNamed(a->model(), "TIMESTAMP")), 3u);
+}
+
 }  // namespace
 }  // namespace regemu::emulator
