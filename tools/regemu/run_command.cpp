@@ -93,18 +93,20 @@ bool ReadScript(const std::string& path, size_t max_bytes, std::string& text, st
     err << "regemu run: cannot read " << path << "\n";
     return false;
   }
-  std::string buffer(max_bytes + 1, '\0');
-  in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+  // Chunks, so a small script does not pay for the limit's worth of memory.
+  std::string buffer;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    buffer.append(chunk, static_cast<size_t>(in.gcount()));
+    if (buffer.size() > max_bytes) {
+      err << "regemu run: " << path << ": the script is larger than " << max_bytes << " bytes\n";
+      return false;
+    }
+  }
   if (in.bad()) {
     err << "regemu run: cannot read " << path << "\n";
     return false;
   }
-  auto size = static_cast<size_t>(in.gcount());
-  if (size > max_bytes) {
-    err << "regemu run: " << path << ": the script is larger than " << max_bytes << " bytes\n";
-    return false;
-  }
-  buffer.resize(size);
   text = std::move(buffer);
   return true;
 }
