@@ -32,8 +32,7 @@ size_t CountNodes(const YamlNode& node) {
 
 class TreeBuilder : public YAML::EventHandler {
  public:
-  TreeBuilder(const SourceSet& sources, uint32_t file_id, const InputLimits& limits)
-      : sources_(sources), file_id_(file_id), limits_(limits) {}
+  TreeBuilder(uint32_t file_id, const InputLimits& limits) : file_id_(file_id), limits_(limits) {}
 
   std::optional<YamlNode>& root() { return root_; }
 
@@ -183,7 +182,6 @@ class TreeBuilder : public YAML::EventHandler {
     return it == anchor_names_.end() ? std::to_string(anchor) : it->second;
   }
 
-  const SourceSet& sources_;
   uint32_t file_id_;
   const InputLimits& limits_;
   std::optional<YamlNode> root_;
@@ -253,8 +251,8 @@ std::optional<YamlNode> ParseYamlFile(const SourceSet& sources, uint32_t file_id
     return std::nullopt;
   }
 
-  TreeBuilder builder(sources, file_id, limits);
-  TreeBuilder second(sources, file_id, limits);
+  TreeBuilder builder(file_id, limits);
+  TreeBuilder second(file_id, limits);
   const TreeBuilder* active = &builder;
   try {
     std::istringstream stream(file.text);

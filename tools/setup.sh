@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
+  clang                 # generated headers are tested with clang as well as g++
   libyaml-cpp-dev       # the YAML parser behind regdb's loader
   librange-v3-dev       # range algorithms where they read better than loops
   libgtest-dev libgmock-dev   # unit tests and driver-test mocks

@@ -65,7 +65,7 @@ behaviours:
 constexpr uint64_t kScratch[] = {0x00, 0x04, 0x08};
 constexpr uint64_t kMasked = 0x10;
 constexpr uint64_t kStatus = 0x20;
-constexpr uint64_t kToggle = 0x30;
+// TOGGLE (0x30) is reached through the register-id entry points (toggle_id()).
 constexpr uint64_t kTimer = 0x40;
 constexpr uint64_t kId = 0x50;
 constexpr uint64_t kStepNs = 10;  // one TIMER period

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tools/regemu/check_command.hpp"
+#include "tools/regemu/header_command.hpp"
 #include "tools/regemu/run_command.hpp"
 
 int main(int argc, char** argv) {
@@ -32,6 +33,19 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--access-cost", run.access_cost,
                       "Virtual time each frontdoor access takes, e.g. 10ns (default 0ns)");
 
+  regemu::tools::HeaderOptions header;
+  CLI::App* header_cmd =
+      app.add_subcommand("header", "Generate a C++ or C register header (and its self-test) from a database");
+  header_cmd->add_option("DB", header.database, "A database file or a device folder holding device.yaml")->required();
+  header_cmd
+      ->add_option("--lang", header.lang,
+                   "Output language: c++ (hwreg-style classes, the default) or c (i915-style macros)")
+      ->check(CLI::IsMember({"c++", "c"}));
+  header_cmd->add_option("-o,--output", header.output, "The header file to write")->required();
+  header_cmd->add_option("--selftest", header.selftest, "Also write the header's self-test source to this file");
+  header_cmd->add_flag("--no-check", header.no_check,
+                       "Generate even when the checker rejects the database (to see the self-test fail)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -47,6 +61,7 @@ int main(int argc, char** argv) {
 
   try {
     if (check_cmd->parsed()) return regemu::tools::RunCheck(check, std::cout, std::cerr);
+    if (header_cmd->parsed()) return regemu::tools::RunHeader(header, std::cout, std::cerr);
     if (run_cmd->parsed()) return regemu::tools::RunRunCommand(run, std::cout, std::cerr);
   } catch (const std::exception& e) {
     // Library code reports through diagnostics; reaching here is a regemu bug.

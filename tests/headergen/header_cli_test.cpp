@@ -1,0 +1,201 @@
+// `regemu header` as a user runs it, and the generated self-test catching a
+// database the checker would reject (generated anyway with --no-check).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string Slurp(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class RegemuHeaderCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("regemu_header_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs a shell command from the source tree, capturing its output.
+  RunResult Shell(const std::string& command) {
+    fs::path out = dir_ / "stdout.txt";
+    fs::path err = dir_ / "stderr.txt";
+    std::string line = "cd '" + std::string(REGEMU_SOURCE_DIR) + "' && " + command + " >'" + out.string() + "' 2>'" +
+                       err.string() + "'";
+    int status = std::system(line.c_str());
+    RunResult result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = Slurp(out);
+    result.err = Slurp(err);
+    return result;
+  }
+  RunResult Regemu(const std::string& args) { return Shell("'" + std::string(REGEMU_BINARY) + "' " + args); }
+
+  // Compiles a generated self-test with the project's compiler and the
+  // generated headers' warning set.
+  RunResult CompileCpp(const fs::path& source, const std::string& extra = "",
+                       const std::string& compiler = REGEMU_CXX_COMPILER) {
+    return Shell("'" + compiler +
+                 "' -std=c++20 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wold-style-cast "
+                 "-Werror -Iinclude -I'" +
+                 dir_.string() + "' " + extra + " '" + source.string() + "' -o '" + (dir_ / "selftest").string() + "'");
+  }
+  RunResult CompileC(const fs::path& source, const std::string& compiler = REGEMU_C_COMPILER) {
+    return Shell("'" + compiler +
+                 "' -std=c11 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror -Iinclude -I'" +
+                 dir_.string() + "' '" + source.string() + "' -o '" + (dir_ / "selftest_c").string() + "'");
+  }
+
+  fs::path Write(const std::string& name, const std::string& text) {
+    fs::path path = dir_ / name;
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(RegemuHeaderCli, WritesTheHeaderAndItsSelfTest) {
+  fs::path hpp = dir_ / "hsw.hpp";
+  RunResult r = Regemu("header yaml/hsw --lang c++ -o '" + hpp.string() + "' --selftest '" +
+                       (dir_ / "hsw_selftest.cpp").string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("device 'hsw', 73 register(s)"));
+  EXPECT_THAT(Slurp(hpp), HasSubstr("namespace regemu::regs::hsw {"));
+  EXPECT_THAT(Slurp(dir_ / "hsw_selftest.cpp"), HasSubstr("#include \"hsw.hpp\""));
+}
+
+// Every shipped database's headers compile warning-free with g++ and clang
+// (tools/setup.sh installs clang), in C++20 and C11, and their self-tests pass.
+TEST_F(RegemuHeaderCli, ShippedHeadersCompileWithGccAndClang) {
+  for (const std::string db : {"hsw"}) {
+    fs::path hpp = dir_ / (db + ".hpp");
+    fs::path h = dir_ / (db + ".h");
+    fs::path cpp_test = dir_ / (db + "_selftest.cpp");
+    fs::path c_test = dir_ / (db + "_selftest.c");
+    ASSERT_EQ(Regemu("header yaml/" + db + " --lang c++ -o '" + hpp.string() + "' --selftest '" + cpp_test.string() +
+                     "'")
+                  .exit_code,
+              0);
+    ASSERT_EQ(Regemu("header yaml/" + db + " --lang c -o '" + h.string() + "' --selftest '" + c_test.string() + "'")
+                  .exit_code,
+              0);
+    for (const auto& [cxx, cc] : {std::pair<std::string, std::string>{"g++", "gcc"}, {"clang++", "clang"}}) {
+      RunResult compiled = CompileCpp(cpp_test, "", cxx);
+      ASSERT_EQ(compiled.exit_code, 0) << cxx << ": " << compiled.err;
+      EXPECT_EQ(Shell("'" + (dir_ / "selftest").string() + "'").exit_code, 0) << cxx;
+      RunResult compiled_c = CompileC(c_test, cc);
+      ASSERT_EQ(compiled_c.exit_code, 0) << cc << ": " << compiled_c.err;
+      EXPECT_EQ(Shell("'" + (dir_ / "selftest_c").string() + "'").exit_code, 0) << cc;
+    }
+  }
+}
+
+TEST_F(RegemuHeaderCli, UsageErrorsExitTwo) {
+  EXPECT_EQ(Regemu("header yaml/hsw").exit_code, 2);  // no -o
+  EXPECT_EQ(Regemu("header yaml/hsw --lang rust -o x.h").exit_code, 2);
+  RunResult r = Regemu("header no/such/db -o '" + (dir_ / "x.h").string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no such file or folder"));
+}
+
+TEST_F(RegemuHeaderCli, ADatabaseWithErrorsWritesNothing) {
+  fs::path out = dir_ / "literal.hpp";
+  RunResult r = Regemu("header tests/data/hsw_literal -o '" + out.string() + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("OAPERF_A31"));
+  EXPECT_THAT(r.err, HasSubstr("no header written"));
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// The literal seed transcription puts OAPERF_A31 on CEC3_1's offset: the
+// checker rejects it; generated anyway, its self-test does not compile, and
+// compiled for run-time checks only it fails naming both registers.
+TEST_F(RegemuHeaderCli, SelfTestRejectsOverlappingRegisters) {
+  fs::path hpp = dir_ / "hsw.hpp";
+  fs::path selftest = dir_ / "hsw_selftest.cpp";
+  ASSERT_EQ(Regemu("header --no-check tests/data/hsw_literal -o '" + hpp.string() + "' --selftest '" +
+                   selftest.string() + "'")
+                .exit_code,
+            0);
+  RunResult compiled = CompileCpp(selftest);
+  EXPECT_NE(compiled.exit_code, 0);
+  EXPECT_THAT(compiled.err, HasSubstr("registers overlap or are out of order"));
+
+  ASSERT_EQ(CompileCpp(selftest, "-DREGEMU_SELFTEST_RUNTIME_ONLY").exit_code, 0);
+  RunResult ran = Shell("'" + (dir_ / "selftest").string() + "'");
+  EXPECT_EQ(ran.exit_code, 1);
+  EXPECT_THAT(ran.out, HasSubstr("FAIL"));
+  EXPECT_THAT(ran.out, HasSubstr("OAPERF_A31"));
+}
+
+TEST_F(RegemuHeaderCli, CSelfTestRejectsOverlappingRegisters) {
+  fs::path h = dir_ / "hsw.h";
+  fs::path selftest = dir_ / "hsw_selftest.c";
+  ASSERT_EQ(Regemu("header --no-check tests/data/hsw_literal --lang c -o '" + h.string() + "' --selftest '" +
+                   selftest.string() + "'")
+                .exit_code,
+            0);
+  ASSERT_EQ(CompileC(selftest).exit_code, 0);
+  RunResult ran = Shell("'" + (dir_ / "selftest_c").string() + "'");
+  EXPECT_EQ(ran.exit_code, 1);
+  EXPECT_THAT(ran.out, HasSubstr("OAPERF_A31"));
+}
+
+// Overlapping fields and a reset wider than its register: both self-tests
+// refuse to compile.
+TEST_F(RegemuHeaderCli, SelfTestsRejectOverlappingFieldsAndWideResets) {
+  fs::path db = Write("bad.yaml",
+                      "device: bad\n"
+                      "spaces: [{name: mmio, kind: mmio, size: 0x100}]\n"
+                      "registers:\n"
+                      "  - name: CTL\n"
+                      "    space: mmio\n"
+                      "    offset: 0x0\n"
+                      "    width: 8\n"
+                      "    reset: 0x1ff\n"
+                      "    fields:\n"
+                      "      - {name: A, bits: \"3:0\"}\n"
+                      "      - {name: B, bits: \"4:2\"}\n");
+  ASSERT_EQ(Regemu("header '" + db.string() + "' -o '" + (dir_ / "bad.hpp").string() + "'").exit_code, 1);
+  ASSERT_EQ(Regemu("header --no-check '" + db.string() + "' -o '" + (dir_ / "bad.hpp").string() + "' --selftest '" +
+                   (dir_ / "bad_selftest.cpp").string() + "'")
+                .exit_code,
+            0);
+  RunResult cpp = CompileCpp(dir_ / "bad_selftest.cpp");
+  EXPECT_NE(cpp.exit_code, 0);
+  EXPECT_THAT(cpp.err, HasSubstr("CTL: fields overlap"));
+  EXPECT_THAT(cpp.err, HasSubstr("CTL: reset does not fit the register"));
+
+  ASSERT_EQ(Regemu("header --no-check '" + db.string() + "' --lang c -o '" + (dir_ / "bad.h").string() +
+                   "' --selftest '" + (dir_ / "bad_selftest.c").string() + "'")
+                .exit_code,
+            0);
+  RunResult c = CompileC(dir_ / "bad_selftest.c");
+  EXPECT_NE(c.exit_code, 0);
+  EXPECT_THAT(c.err, HasSubstr("BAD_CTL: fields overlap"));
+}
+
+}  // namespace
