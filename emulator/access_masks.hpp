@@ -29,6 +29,10 @@ struct AccessMasks {
 
   // A plain read/write register: every bit stores and reads back, nothing else.
   bool IsPlain(uint64_t width_mask) const;
+  // Reads return the stored value, with no side effect (ro/hw status registers too).
+  bool IsPlainRead(uint64_t width_mask) const {
+    return readable == width_mask && write_only == 0 && read_clears == 0 && read_sets == 0;
+  }
 };
 
 // The masks of `reg`: its fields' policies, and its default policy for bits

@@ -4,10 +4,12 @@
 //
 // A kind has two halves: a BehaviourProgram, compiled once into the Model
 // from its YAML section, and a Behaviour, the per-device runtime state it
-// instantiates. The core calls a Behaviour at four hook points, in this
-// order within one access: BeforeRead (refresh a value before a frontdoor
-// read of a hooked register), the access itself, AfterWrite (react to a
-// frontdoor write of a hooked register), and OnClock after any advance of
+// instantiates. The core calls a Behaviour at these hook points, in this
+// order within one access: CheckAccess (the gate: may refuse a frontdoor
+// access to an address in one of the program's GatedRanges, before any
+// decode), BeforeRead (refresh a value before a frontdoor read of a hooked
+// register), the access itself, AfterWrite (react to a frontdoor write of a
+// hooked register), and OnClock after any advance of
 // the virtual clock (explicit steps and per-access cost). OnReset runs after
 // the registers are back at their reset values. Hooks run under the device's
 // lock and use BehaviourContext, never the frontdoor.
@@ -18,6 +20,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -52,12 +55,35 @@ class BehaviourContext {
 
 enum class InjectResult { kNotMine, kDone, kBadArguments };
 
+// An address range whose frontdoor accesses a behaviour gates (force-wake
+// domains: the register file behind it may be powered down). `tag` is the
+// program's own, handed back to CheckAccess so it need not search again.
+struct GatedRange {
+  SpaceId space = 0;
+  uint64_t first = 0;
+  uint64_t last = 0;  // inclusive
+  uint32_t tag = 0;
+};
+
+// Why the gate refused an access: recorded as a violation of `kind`; the
+// read returns 0 and the write is dropped.
+struct AccessRefusal {
+  ViolationKind kind = ViolationKind::kProtocol;
+  std::string rule;
+};
+
 class Behaviour {
  public:
   virtual ~Behaviour() = default;
   // A copy of this runtime state, for device snapshots.
   virtual std::unique_ptr<Behaviour> Clone() const = 0;
 
+  // The gate, for accesses starting in one of the program's GatedRanges
+  // (`tag` says which), before decode: whether or not a register is there.
+  virtual std::optional<AccessRefusal> CheckAccess(BehaviourContext&, uint32_t /*tag*/, uint64_t /*offset*/,
+                                                   unsigned /*width*/, bool /*is_write*/) {
+    return std::nullopt;
+  }
   virtual void OnReset(BehaviourContext&) {}
   virtual void OnClock(BehaviourContext&, uint64_t /*from_ns*/, uint64_t /*to_ns*/) {}
   virtual void BeforeRead(BehaviourContext&, RegisterId) {}
@@ -79,6 +105,9 @@ class BehaviourProgram {
 
   virtual std::vector<RegisterId> ReadHooks() const { return {}; }
   virtual std::vector<RegisterId> WriteHooks() const { return {}; }
+  // Ranges whose accesses go through Behaviour::CheckAccess first. Ranges of
+  // one space must not overlap, also across behaviours (Compile refuses).
+  virtual std::vector<GatedRange> GatedRanges() const { return {}; }
   virtual std::unique_ptr<Behaviour> Instantiate() const = 0;
 
  private:

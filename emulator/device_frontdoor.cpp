@@ -35,7 +35,7 @@ uint64_t Device::Read(SpaceId space, uint64_t offset, unsigned width) {
     // aligned and inside its space, so the shape checks and the byte-lane
     // walk of ReadLocked would come to ReadBits(id, all lanes).
     if (r.offset == offset && r.width == width && r.has(RegisterModel::kWidthAllowed)) {
-      if (r.has(RegisterModel::kPlain)) {
+      if (r.has(RegisterModel::kPlainRead)) {
         // The fastest path: no side effect, the trace entry built in place.
         uint64_t value = values_[id];
         trace_.Push(TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
@@ -46,7 +46,8 @@ uint64_t Device::Read(SpaceId space, uint64_t offset, unsigned width) {
       Access access{TraceEntry{++sequence_, now_ns_, offset, 0, id, space, static_cast<uint8_t>(width),
                                TraceOp::kRead, TraceOutcome::kOk, 0},
                     false};
-      uint64_t value = ReadBits(id, WidthMask(width), access);
+      bool admitted = !r.has(RegisterModel::kGated) || Admit(s, offset, width, access);
+      uint64_t value = admitted ? ReadBits(id, WidthMask(width), access) : 0;
       access.entry.value = value;
       Finish(access);
       return value;
@@ -55,7 +56,7 @@ uint64_t Device::Read(SpaceId space, uint64_t offset, unsigned width) {
   Access access{TraceEntry{++sequence_, now_ns_, offset, 0, kNoRegister, space, static_cast<uint8_t>(width),
                            TraceOp::kRead, TraceOutcome::kOk, 0},
                 false};
-  uint64_t value = ReadLocked(space, offset, width, access);
+  uint64_t value = s.gates.empty() || Admit(s, offset, width, access) ? ReadLocked(space, offset, width, access) : 0;
   access.entry.value = value;
   Finish(access);
   return value;
@@ -80,7 +81,9 @@ void Device::Write(SpaceId space, uint64_t offset, unsigned width, uint64_t valu
       Access access{TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
                                TraceOp::kWrite, TraceOutcome::kOk, 0},
                     false};
-      WriteBits(id, WidthMask(width), value, access);
+      if (!r.has(RegisterModel::kGated) || Admit(s, offset, width, access)) {
+        WriteBits(id, WidthMask(width), value, access);
+      }
       Finish(access);
       return;
     }
@@ -88,7 +91,7 @@ void Device::Write(SpaceId space, uint64_t offset, unsigned width, uint64_t valu
   Access access{TraceEntry{++sequence_, now_ns_, offset, value, kNoRegister, space, static_cast<uint8_t>(width),
                            TraceOp::kWrite, TraceOutcome::kOk, 0},
                 false};
-  WriteLocked(space, offset, width, value, access);
+  if (s.gates.empty() || Admit(s, offset, width, access)) WriteLocked(space, offset, width, value, access);
   Finish(access);
 }
 
@@ -100,6 +103,25 @@ uint64_t Device::ReadRegister(RegisterId reg) {
 void Device::WriteRegister(RegisterId reg, uint64_t value) {
   const RegisterModel& r = model_->registers().at(reg);
   Write(r.space, r.offset, r.width, value);
+}
+
+// The gate: the behaviour owning a gated range holding `offset` may refuse
+// the access before anything else (no decode, no side effect). A refused
+// access is a violation of the behaviour's kind, reads 0 and writes nothing;
+// it stays refused even when the policy ignores that kind.
+bool Device::Admit(const SpaceModel& space, uint64_t offset, unsigned width, Access& access) {
+  const GateModel* gate = space.GateAt(offset);
+  if (gate == nullptr) return true;
+  BehaviourContext context(*this);
+  in_flight_ = &access;
+  std::optional<AccessRefusal> refusal =
+      behaviours_[gate->behaviour]->CheckAccess(context, gate->tag, offset, width, access.entry.op == TraceOp::kWrite);
+  in_flight_ = nullptr;
+  if (!refusal) return true;
+  if (access.entry.reg == kNoRegister) access.entry.reg = space.decode.Lookup(offset);  // names it, if any
+  if (access.entry.op == TraceOp::kWrite) access.entry.outcome = TraceOutcome::kDropped;
+  Violate(access, refusal->kind, kNoRegister, 0, std::move(refusal->rule));
+  return false;
 }
 
 bool Device::CheckShape(const SpaceModel& space, uint64_t offset, unsigned width, regdb::WidthSet widths,

@@ -26,6 +26,14 @@ const RangeModel* SpaceModel::RangeAt(uint64_t offset) const {
   return it->Contains(offset) ? &*it : nullptr;
 }
 
+const GateModel* SpaceModel::GateAt(uint64_t offset) const {
+  auto it = std::upper_bound(gates.begin(), gates.end(), offset,
+                             [](uint64_t value, const GateModel& gate) { return value < gate.first; });
+  if (it == gates.begin()) return nullptr;
+  --it;
+  return offset <= it->last ? &*it : nullptr;
+}
+
 std::optional<SpaceId> Model::FindSpace(std::string_view name) const {
   for (size_t i = 0; i < spaces_.size(); ++i) {
     if (spaces_[i].name == name) return static_cast<SpaceId>(i);
@@ -45,7 +53,8 @@ size_t Model::memory_bytes() const {
                  registers_.capacity() * sizeof(RegisterModel) + masks_.capacity() * sizeof(AccessMasks) +
                  by_name_.capacity() * sizeof(RegisterId) + hooks_.capacity() * sizeof(uint32_t);
   for (const SpaceModel& space : spaces_) {
-    bytes += space.decode.memory_bytes() + space.ranges.capacity() * sizeof(RangeModel);
+    bytes += space.decode.memory_bytes() + space.ranges.capacity() * sizeof(RangeModel) +
+             space.gates.capacity() * sizeof(GateModel);
   }
   for (const RegisterModel& reg : registers_) {
     if (reg.name.capacity() > 15) bytes += reg.name.capacity() + 1;
@@ -59,6 +68,30 @@ size_t Model::memory_bytes() const {
 
 // Builds a Model step by step; a friend so Model stays immutable to everyone else.
 struct ModelBuilder {
+  // Sorts each space's gates, refuses overlaps (an access has one gate), and
+  // flags the registers under a gate so that they leave the plain fast path.
+  static void AddGates(Model& model, std::vector<std::string>& errors) {
+    for (SpaceModel& space : model.spaces_) {
+      std::sort(space.gates.begin(), space.gates.end(),
+                [](const GateModel& a, const GateModel& b) { return a.first < b.first; });
+      for (size_t i = 1; i < space.gates.size(); ++i) {
+        if (space.gates[i].first <= space.gates[i - 1].last) {
+          errors.push_back("gated ranges of behaviours '" + model.behaviours_[space.gates[i - 1].behaviour]->name() +
+                           "' and '" + model.behaviours_[space.gates[i].behaviour]->name() + "' overlap at " +
+                           regdb::Hex(space.gates[i].first) + " in space '" + space.name + "'");
+        }
+      }
+    }
+    for (RegisterModel& r : model.registers_) {
+      const std::vector<GateModel>& gates = model.spaces_[r.space].gates;
+      uint64_t last = r.offset + r.extent - 1;
+      // The first gate ending at or after the register's start; it gates the register if it starts before its end.
+      auto it = std::lower_bound(gates.begin(), gates.end(), r.offset,
+                                 [](const GateModel& gate, uint64_t value) { return gate.last < value; });
+      if (it != gates.end() && it->first <= last) r.flags |= RegisterModel::kGated;
+    }
+  }
+
   static CompileResult Build(const regdb::Database& db) {
     CompileResult result;
     std::shared_ptr<Model> model(new Model());
@@ -110,6 +143,7 @@ struct ModelBuilder {
       if (!reg.masked && masks.IsPlain(r.width_mask) && space.widths.Contains(reg.width)) {
         r.flags |= RegisterModel::kPlain;
       }
+      if (masks.IsPlainRead(r.width_mask) && space.widths.Contains(reg.width)) r.flags |= RegisterModel::kPlainRead;
       if (masks.store_once != 0) r.once_slot = model->once_slots_++;
       std::vector<uint64_t> key{masks.readable,    masks.write_only,  masks.read_clears,  masks.read_sets,
                                 masks.store,       masks.store_once,  masks.one_clears,   masks.one_sets,
@@ -175,11 +209,18 @@ struct ModelBuilder {
         model->registers_[id].flags |= RegisterModel::kHookWrite;
         if (std::find(hooks[id].begin(), hooks[id].end(), index) == hooks[id].end()) hooks[id].push_back(index);
       }
+      for (const GatedRange& range : program->GatedRanges()) {
+        model->spaces_.at(range.space).gates.push_back({range.first, range.last, index, range.tag});
+      }
       model->behaviours_.push_back(std::move(program));
     }
+    AddGates(*model, result.errors);
     for (RegisterId id = 0; id < hooks.size(); ++id) {
       RegisterModel& r = model->registers_[id];
-      if (!hooks[id].empty()) r.flags &= static_cast<uint8_t>(~RegisterModel::kPlain);
+      if (!hooks[id].empty() || r.has(RegisterModel::kGated)) r.flags &= static_cast<uint8_t>(~RegisterModel::kPlain);
+      if (r.has(RegisterModel::kHookRead) || r.has(RegisterModel::kGated)) {
+        r.flags &= static_cast<uint8_t>(~RegisterModel::kPlainRead);
+      }
       r.hooks_begin = static_cast<uint32_t>(model->hooks_.size());
       r.hooks_count = static_cast<uint16_t>(hooks[id].size());
       model->hooks_.insert(model->hooks_.end(), hooks[id].begin(), hooks[id].end());

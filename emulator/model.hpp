@@ -34,6 +34,8 @@ struct RegisterModel {
     kHookWrite = 1 << 3,  // a behaviour runs after frontdoor writes
     kVolatile = 1 << 4,
     kWidthAllowed = 1 << 5,  // the space allows an access of the register's own width
+    kGated = 1 << 6,         // overlaps a gated range: a behaviour's gate runs first
+    kPlainRead = 1 << 7,     // reads have no side effect and no hook (kPlain implies it): the read fast path
   };
 
   uint64_t offset = 0;
@@ -70,6 +72,14 @@ struct RangeModel {
   bool Contains(uint64_t offset) const { return offset >= base && offset - base < size; }
 };
 
+// A behaviour's gated range (BehaviourProgram::GatedRanges) in its space.
+struct GateModel {
+  uint64_t first = 0;
+  uint64_t last = 0;  // inclusive
+  uint32_t behaviour = 0;  // index into Model::behaviours()
+  uint32_t tag = 0;
+};
+
 struct SpaceModel {
   std::string name;
   regdb::SpaceKind kind = regdb::SpaceKind::kMmio;
@@ -80,9 +90,13 @@ struct SpaceModel {
   uint64_t unclaimed = 0;
   DecodeTable decode;
   std::vector<RangeModel> ranges;  // sorted by base, disjoint
+  std::vector<GateModel> gates;    // sorted by first, disjoint
 
   // The range holding `offset`, or nullptr (binary search: off the register path).
   const RangeModel* RangeAt(uint64_t offset) const;
+  // The gate holding `offset`, or nullptr (binary search: only for gated
+  // registers and for offsets off the register fast path).
+  const GateModel* GateAt(uint64_t offset) const;
 };
 
 class Model {

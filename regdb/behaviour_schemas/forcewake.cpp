@@ -1,0 +1,131 @@
+// `kind: forcewake`: power domains woken by Intel masked request registers,
+// acknowledged after a latency, and the MMIO ranges each domain powers.
+// See yaml/README.md "behaviours" for the schema and what "watertight" means.
+#include <array>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "regdb/behaviour_kinds.hpp"
+#include "regdb/names.hpp"
+#include "regdb/numbers.hpp"
+#include "regdb/spelling.hpp"
+
+namespace regemu::regdb {
+namespace {
+
+const Register* ResolveName(const BehaviourSpec& spec, const YamlNode& node, std::string_view what,
+                            const Database& database, SchemaReader& reader) {
+  auto name = reader.Identifier(node, std::string(what));
+  if (!name) return nullptr;
+  if (const Register* reg = database.RegisterNamed(*name)) return reg;
+  reader.Error(node, "forcewake behaviour '" + spec.name + "' names unknown register '" + *name + "'" +
+                         DidYouMean(*name, NamesOf(database.registers)));
+  return nullptr;
+}
+
+void CheckDomains(const BehaviourSpec& spec, const YamlNode& domains, const Database& database,
+                  SchemaReader& reader, std::set<std::string>& names) {
+  static constexpr std::array<std::string_view, 3> kKeys{"name", "request", "ack"};
+  if (!reader.ExpectSequence(domains, "forcewake domains")) return;
+  if (domains.children.empty()) reader.Error(domains, "a forcewake behaviour needs at least one domain");
+  for (const YamlNode& domain : domains.children) {
+    if (!reader.ExpectMap(domain, "a forcewake domain", kKeys)) continue;
+    if (const YamlNode* name = reader.Required(domain, "name", "forcewake domain")) {
+      if (auto text = reader.Identifier(*name, "domain name"); text && !names.insert(*text).second) {
+        reader.Error(*name, "forcewake domain '" + *text + "' is declared twice");
+      }
+    }
+    if (const YamlNode* request = reader.Required(domain, "request", "forcewake domain")) {
+      const Register* reg = ResolveName(spec, *request, "request", database, reader);
+      if (reg && !reg->masked) {
+        reader.Error(*request, "forcewake request register '" + reg->name +
+                                   "' must be `masked: true` (bits 31:16 enable bits 15:0)");
+      }
+    }
+    if (const YamlNode* ack = reader.Required(domain, "ack", "forcewake domain")) {
+      ResolveName(spec, *ack, "ack", database, reader);
+    }
+  }
+}
+
+// Sorted, non-overlapping and gapless: each range starts right after the
+// previous one ends (declare an always-on gap with `domains: []`).
+void CheckRanges(const YamlNode& ranges, SchemaReader& reader, const std::set<std::string>& names) {
+  static constexpr std::array<std::string_view, 3> kKeys{"first", "last", "domains"};
+  if (!reader.ExpectSequence(ranges, "forcewake ranges")) return;
+  // Plain values and flags rather than std::optional: GCC's -O3
+  // -Wmaybe-uninitialized misfires on optionals in this loop.
+  bool have_previous = false;
+  uint64_t previous_last = 0;
+  std::vector<std::string_view> candidates(names.begin(), names.end());
+  for (const YamlNode& range : ranges.children) {
+    if (!reader.ExpectMap(range, "a forcewake range", kKeys)) {
+      have_previous = false;
+      continue;
+    }
+    const YamlNode* first_node = reader.Required(range, "first", "forcewake range");
+    const YamlNode* last_node = reader.Required(range, "last", "forcewake range");
+    auto first_value = first_node ? reader.Unsigned(*first_node, "first") : std::nullopt;
+    auto last_value = last_node ? reader.Unsigned(*last_node, "last") : std::nullopt;
+    bool have_first = first_value.has_value();
+    bool have_last = last_value.has_value();
+    uint64_t first = first_value.value_or(0);
+    uint64_t last = last_value.value_or(0);
+    if (have_first && have_last && last < first) {
+      reader.Error(*last_node, "forcewake range ends (" + Hex(last) + ") before it starts (" + Hex(first) + ")");
+      have_last = false;
+    }
+    if (have_first && have_previous) {
+      if (first <= previous_last) {
+        reader.Error(*first_node, "forcewake range at " + Hex(first) +
+                                      " overlaps or is out of order: the one before ends at " + Hex(previous_last) +
+                                      " (ranges must be sorted and disjoint)");
+      } else if (first != previous_last + 1) {
+        reader.Error(*first_node, "forcewake ranges leave a gap " + Hex(previous_last + 1) + ".." + Hex(first - 1) +
+                                      ": declare it, e.g. with `domains: []` (always on)");
+      }
+    }
+    have_previous = have_first && have_last;
+    previous_last = last;
+    if (const YamlNode* domains = reader.Required(range, "domains", "forcewake range")) {
+      if (!reader.ExpectSequence(*domains, "forcewake range domains")) continue;
+      for (const YamlNode& domain : domains->children) {
+        auto name = reader.Identifier(domain, "domain");
+        if (name && names.count(*name) == 0) {
+          reader.Error(domain, "forcewake range names unknown domain '" + *name + "'" + DidYouMean(*name, candidates));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void CheckForcewakeConfig(const BehaviourSpec& spec, const Database& database, SchemaReader& reader) {
+  static constexpr std::array<std::string_view, 7> kKeys{"kind",   "name",  "space",   "latency",
+                                                         "domains", "ranges", "shadowed"};
+  if (!reader.ExpectMap(spec.config, "a forcewake behaviour", kKeys)) return;
+  if (const YamlNode* space = spec.config.Find("space")) {
+    auto name = reader.Identifier(*space, "space");
+    if (name && !database.FindSpace(*name)) {
+      reader.Error(*space, "forcewake behaviour '" + spec.name + "' names unknown space '" + *name + "'" +
+                               DidYouMean(*name, NamesOf(database.spaces)));
+    }
+  }
+  if (const YamlNode* latency = spec.config.Find("latency")) reader.DurationNs(*latency, "latency");
+  std::set<std::string> names;
+  if (const YamlNode* domains = reader.Required(spec.config, "domains", "forcewake behaviour '" + spec.name + "'")) {
+    CheckDomains(spec, *domains, database, reader, names);
+  }
+  if (const YamlNode* ranges = reader.Required(spec.config, "ranges", "forcewake behaviour '" + spec.name + "'")) {
+    CheckRanges(*ranges, reader, names);
+  }
+  if (const YamlNode* shadowed = spec.config.Find("shadowed")) {
+    if (reader.ExpectSequence(*shadowed, "forcewake shadowed registers")) {
+      for (const YamlNode& reg : shadowed->children) ResolveName(spec, reg, "shadowed", database, reader);
+    }
+  }
+}
+
+}  // namespace regemu::regdb
