@@ -90,7 +90,7 @@ TEST_F(RegemuHeaderCli, WritesTheHeaderAndItsSelfTest) {
 // Every shipped database's headers compile warning-free with g++ and clang
 // (tools/setup.sh installs clang), in C++20 and C11, and their self-tests pass.
 TEST_F(RegemuHeaderCli, ShippedHeadersCompileWithGccAndClang) {
-  for (const std::string db : {"hsw"}) {
+  for (const std::string db : {"hsw", "icl"}) {
     fs::path hpp = dir_ / (db + ".hpp");
     fs::path h = dir_ / (db + ".h");
     fs::path cpp_test = dir_ / (db + "_selftest.cpp");
