@@ -88,4 +88,12 @@ TEST(RegemuForcewakeCli, AccessBeforeTheAckFails) {
   EXPECT_THAT(lenient.out, HasSubstr("violation (recorded, not failing): forcewake"));
 }
 
+// yaml/icl's Gen11 domains: each engine's ring registers wait for their own
+// domain, RING_TAIL writes are shadowed, uncore registers are never gated.
+TEST(RegemuForcewakeCli, IceLakeDomainsGateEachEngineUntilItsGet) {
+  RunResult r = RunRegemu("run yaml/icl tests/scripts/icl_forcewake_domains.script");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("6 violation(s): 6 announced, 0 not announced (strict)"));
+}
+
 }  // namespace
