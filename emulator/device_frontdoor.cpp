@@ -21,6 +21,19 @@ uint64_t OnceFieldBits(const RegisterModel& r, uint64_t store_once, uint64_t bit
   return result;
 }
 
+// After an access through an alias window reached the target space, the
+// trace entry describes the window access again (`outer`); a violation
+// inside the target is still this access's, so its outcome and kinds stay.
+void KeepWindowEntry(TraceEntry& entry, const TraceEntry& outer) {
+  TraceEntry inner = entry;
+  entry = outer;
+  if (inner.outcome == TraceOutcome::kViolation) {
+    entry.outcome = inner.outcome;
+    entry.violation = inner.violation;
+    entry.violation_kinds = inner.violation_kinds;
+  }
+}
+
 }  // namespace
 
 // ------------------------------------------------------------------ frontdoor
@@ -198,14 +211,7 @@ uint64_t Device::ReadLocked(SpaceId space_id, uint64_t offset, unsigned width, A
       access.entry.outcome = TraceOutcome::kAlias;
       TraceEntry outer = access.entry;
       uint64_t value = ReadLocked(range->target_space, range->target_offset + (offset - range->base), width, access);
-      TraceEntry inner = access.entry;
-      access.entry = outer;
-      // A violation inside the target is this access's: keep its outcome and its kind.
-      if (inner.outcome == TraceOutcome::kViolation) {
-        access.entry.outcome = inner.outcome;
-        access.entry.violation = inner.violation;
-        access.entry.violation_kinds = inner.violation_kinds;
-      }
+      KeepWindowEntry(access.entry, outer);
       return value;
     }
   }
@@ -264,14 +270,7 @@ void Device::WriteLocked(SpaceId space_id, uint64_t offset, unsigned width, uint
       access.entry.outcome = TraceOutcome::kAlias;
       TraceEntry outer = access.entry;
       WriteLocked(range->target_space, range->target_offset + (offset - range->base), width, value, access);
-      TraceEntry inner = access.entry;
-      access.entry = outer;
-      // A violation inside the target is this access's: keep its outcome and its kind.
-      if (inner.outcome == TraceOutcome::kViolation) {
-        access.entry.outcome = inner.outcome;
-        access.entry.violation = inner.violation;
-        access.entry.violation_kinds = inner.violation_kinds;
-      }
+      KeepWindowEntry(access.entry, outer);
       return;
     }
   }
