@@ -5,10 +5,12 @@
 // A kind has two halves: a BehaviourProgram, compiled once into the Model
 // from its YAML section, and a Behaviour, the per-device runtime state it
 // instantiates. The core calls a Behaviour at these hook points, in this
-// order within one access: CheckAccess (the gate: may refuse a frontdoor
+// order within one access: the space's access state (SetSpaceAccess),
+// CheckAccess (the gate: may refuse a frontdoor
 // access to an address in one of the program's GatedRanges, before any
 // decode), BeforeRead (refresh a value before a frontdoor read of a hooked
-// register), the access itself, AfterWrite (react to a frontdoor write of a
+// register), the access itself, AfterRead (may change the value returned),
+// AfterWrite (react to a frontdoor write of a
 // hooked register), and OnClock after any advance of
 // the virtual clock (explicit steps and per-access cost). OnReset runs after
 // the registers are back at their reset values. Hooks run under the device's
@@ -34,23 +36,48 @@ namespace regemu::emulator {
 
 class Device;
 
+// Whether a space answers frontdoor accesses (BehaviourContext::SetSpaceAccess):
+// a PCI function with memory decode off, or powered down to D3hot, does not.
+// A refused read returns all-ones; a refused write is dropped.
+enum class SpaceAccess : uint8_t {
+  kDecoded,      // normal
+  kNotDecoded,   // an `unclaimed` violation
+  kPoweredDown,  // a `power` violation
+};
+
+inline constexpr uint32_t kNoBehaviour = ~uint32_t{0};
+
 // What a behaviour may do to its device: backdoor access, time, the
 // interrupt output, and reporting rule breaches.
 class BehaviourContext {
  public:
-  explicit BehaviourContext(Device& device) : device_(device) {}
+  // `self`: the index (Model::behaviours()) of the behaviour being called.
+  BehaviourContext(Device& device, uint32_t self) : device_(device), self_(self) {}
 
   const Model& model() const;
   uint64_t now_ns() const;
   uint64_t Peek(RegisterId reg) const;
   void Poke(RegisterId reg, uint64_t value);
-  // Drives the device's interrupt output; a rising edge is counted.
+  // This behaviour's interrupt output. With an interrupt parent
+  // (BehaviourProgram::InterruptParent) it reaches the parent's
+  // OnChildInterrupt; otherwise it is ORed into the device's interrupt
+  // request, which the router (if any) turns into the INTx line or messages.
   void SetInterrupt(bool asserted);
+  // The device's interrupt request (the OR of the top-level outputs).
+  bool interrupt_requested() const;
+  // Re-routes the current request: for the router, after its configuration
+  // changed (MSI enabled or unmasked).
+  void RefreshInterrupt();
+  // A memory write the device issues (an MSI message), recorded in order.
+  void SendMessage(uint64_t address, uint64_t data);
+  // Whether `space` answers frontdoor accesses; `why` goes into the violation.
+  void SetSpaceAccess(SpaceId space, SpaceAccess access, std::string why);
   // Records a violation at `reg` (e.g. a `protocol` rule the driver broke).
   void ReportViolation(ViolationKind kind, RegisterId reg, std::string rule);
 
  private:
   Device& device_;
+  uint32_t self_;
 };
 
 enum class InjectResult { kNotMine, kDone, kBadArguments };
@@ -87,7 +114,17 @@ class Behaviour {
   virtual void OnReset(BehaviourContext&) {}
   virtual void OnClock(BehaviourContext&, uint64_t /*from_ns*/, uint64_t /*to_ns*/) {}
   virtual void BeforeRead(BehaviourContext&, RegisterId) {}
+  // After a frontdoor read of a hooked register: the value the read returns
+  // (slice steering may answer 0 for a register it does not reach).
+  virtual uint64_t AfterRead(BehaviourContext&, RegisterId, uint64_t value) { return value; }
   virtual void AfterWrite(BehaviourContext&, RegisterId, uint64_t /*before*/, uint64_t /*after*/) {}
+  // The interrupt output of a behaviour naming this one as its interrupt
+  // parent changed; `child` is its program's name.
+  virtual void OnChildInterrupt(BehaviourContext&, std::string_view /*child*/, bool /*asserted*/) {}
+  // Only for the model's interrupt router (BehaviourProgram::RoutesInterrupts):
+  // the device's interrupt request changed (or RefreshInterrupt was called);
+  // returns the INTx line level. Message delivery goes via SendMessage.
+  virtual bool RouteInterrupt(BehaviourContext&, bool requested) { return requested; }
   // A hardware-side event (`inject VERB ARGS...`); `error` explains kBadArguments.
   virtual InjectResult Inject(BehaviourContext&, std::string_view /*verb*/, std::span<const std::string> /*args*/,
                               std::string& /*error*/) {
@@ -108,6 +145,12 @@ class BehaviourProgram {
   // Ranges whose accesses go through Behaviour::CheckAccess first. Ranges of
   // one space must not overlap, also across behaviours (Compile refuses).
   virtual std::vector<GatedRange> GatedRanges() const { return {}; }
+  // The behaviour (by name) whose OnChildInterrupt takes this one's
+  // interrupt output; empty: the device's interrupt request.
+  virtual std::string InterruptParent() const { return {}; }
+  // Whether this behaviour turns the device's interrupt request into the
+  // INTx line or messages (at most one per model; Compile refuses two).
+  virtual bool RoutesInterrupts() const { return false; }
   virtual std::unique_ptr<Behaviour> Instantiate() const = 0;
 
  private:

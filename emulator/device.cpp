@@ -14,8 +14,13 @@ Device::Device(std::shared_ptr<const Model> model, DeviceOptions options)
   written_once_.assign(model_->once_slots(), 0);
   behaviours_.reserve(model_->behaviours().size());
   for (const auto& program : model_->behaviours()) behaviours_.push_back(program->Instantiate());
-  BehaviourContext context(*this);
-  for (auto& behaviour : behaviours_) behaviour->OnReset(context);
+  irq_outputs_.assign(behaviours_.size(), 0);
+  space_access_.assign(model_->spaces().size(), SpaceAccess::kDecoded);
+  space_access_why_.assign(model_->spaces().size(), std::string());
+  for (uint32_t i = 0; i < behaviours_.size(); ++i) {
+    BehaviourContext context = ContextFor(i);
+    behaviours_[i]->OnReset(context);
+  }
 }
 
 Device::~Device() = default;
@@ -105,8 +110,10 @@ void Device::AdvanceLocked(uint64_t ns) {
   uint64_t from = now_ns_;
   // Saturate: a wrapped clock would run behaviours backwards.
   now_ns_ = ns > ~uint64_t{0} - now_ns_ ? ~uint64_t{0} : now_ns_ + ns;
-  BehaviourContext context(*this);
-  for (auto& behaviour : behaviours_) behaviour->OnClock(context, from, now_ns_);
+  for (uint32_t i = 0; i < behaviours_.size(); ++i) {
+    BehaviourContext context = ContextFor(i);
+    behaviours_[i]->OnClock(context, from, now_ns_);
+  }
 }
 
 uint64_t Device::now_ns() const {
@@ -122,9 +129,16 @@ void Device::Reset() {
   const auto& regs = model_->registers();
   for (size_t i = 0; i < regs.size(); ++i) values_[i] = regs[i].reset;
   std::fill(written_once_.begin(), written_once_.end(), 0);
-  SetInterruptLocked(false);
-  BehaviourContext context(*this);
-  for (auto& behaviour : behaviours_) behaviour->OnReset(context);
+  // Outputs and space states start over; the behaviours' resets set them again.
+  std::fill(irq_outputs_.begin(), irq_outputs_.end(), 0);
+  irq_request_ = false;
+  RouteInterruptLocked();
+  std::fill(space_access_.begin(), space_access_.end(), SpaceAccess::kDecoded);
+  for (std::string& why : space_access_why_) why.clear();
+  for (uint32_t i = 0; i < behaviours_.size(); ++i) {
+    BehaviourContext context = ContextFor(i);
+    behaviours_[i]->OnReset(context);
+  }
 }
 
 DeviceSnapshot Device::Snapshot() const {
@@ -138,6 +152,10 @@ DeviceSnapshot Device::Snapshot() const {
   snapshot.now_ns_ = now_ns_;
   snapshot.irq_ = irq_;
   snapshot.irq_edges_ = irq_edges_;
+  snapshot.irq_outputs_ = irq_outputs_;
+  snapshot.irq_request_ = irq_request_;
+  snapshot.space_access_ = space_access_;
+  snapshot.space_access_why_ = space_access_why_;
   return snapshot;
 }
 
@@ -153,16 +171,20 @@ void Device::Restore(const DeviceSnapshot& snapshot) {
   now_ns_ = snapshot.now_ns_;
   irq_ = snapshot.irq_;
   irq_edges_ = snapshot.irq_edges_;
+  irq_outputs_ = snapshot.irq_outputs_;
+  irq_request_ = snapshot.irq_request_;
+  space_access_ = snapshot.space_access_;
+  space_access_why_ = snapshot.space_access_why_;
 }
 
 // ----------------------------------------------------------------- behaviours
 
 std::string Device::Inject(std::string_view verb, std::span<const std::string> args) {
   Guard guard(*this);
-  BehaviourContext context(*this);
-  for (auto& behaviour : behaviours_) {
+  for (uint32_t i = 0; i < behaviours_.size(); ++i) {
+    BehaviourContext context = ContextFor(i);
     std::string error;
-    switch (behaviour->Inject(context, verb, args, error)) {
+    switch (behaviours_[i]->Inject(context, verb, args, error)) {
       case InjectResult::kDone: return "";
       case InjectResult::kBadArguments: return error;
       case InjectResult::kNotMine: break;
@@ -171,9 +193,43 @@ std::string Device::Inject(std::string_view verb, std::span<const std::string> a
   return "no behaviour of device '" + model_->device() + "' handles 'inject " + std::string(verb) + "'";
 }
 
-void Device::SetInterruptLocked(bool asserted) {
-  if (asserted && !irq_) ++irq_edges_;
-  irq_ = asserted;
+void Device::SetInterruptLocked(uint32_t from, bool asserted) {
+  if (from >= irq_outputs_.size()) return;
+  if ((irq_outputs_[from] != 0) == asserted) return;
+  irq_outputs_[from] = asserted ? 1 : 0;
+  uint32_t parent = model_->interrupt_parents()[from];
+  if (parent != kNoBehaviour) {
+    BehaviourContext context = ContextFor(parent);
+    behaviours_[parent]->OnChildInterrupt(context, model_->behaviours()[from]->name(), asserted);
+    return;
+  }
+  bool request = false;
+  for (uint32_t i = 0; i < irq_outputs_.size(); ++i) {
+    if (irq_outputs_[i] != 0 && model_->interrupt_parents()[i] == kNoBehaviour) request = true;
+  }
+  if (request == irq_request_) return;
+  irq_request_ = request;
+  RouteInterruptLocked();
+}
+
+void Device::RouteInterruptLocked() {
+  bool line = irq_request_;
+  if (uint32_t router = model_->interrupt_router(); router != kNoBehaviour) {
+    BehaviourContext context = ContextFor(router);
+    line = behaviours_[router]->RouteInterrupt(context, irq_request_);
+  }
+  if (line && !irq_) ++irq_edges_;
+  irq_ = line;
+}
+
+bool Device::interrupt_requested() const {
+  Guard guard(*this);
+  return irq_request_;
+}
+
+std::vector<MessageWrite> Device::messages() const {
+  Guard guard(*this);
+  return messages_;
 }
 
 bool Device::interrupt_asserted() const {
@@ -233,7 +289,16 @@ uint64_t BehaviourContext::Peek(RegisterId reg) const { return device_.values_.a
 void BehaviourContext::Poke(RegisterId reg, uint64_t value) {
   device_.values_.at(reg) = value & device_.model_->registers()[reg].width_mask;
 }
-void BehaviourContext::SetInterrupt(bool asserted) { device_.SetInterruptLocked(asserted); }
+void BehaviourContext::SetInterrupt(bool asserted) { device_.SetInterruptLocked(self_, asserted); }
+bool BehaviourContext::interrupt_requested() const { return device_.irq_request_; }
+void BehaviourContext::RefreshInterrupt() { device_.RouteInterruptLocked(); }
+void BehaviourContext::SendMessage(uint64_t address, uint64_t data) {
+  device_.messages_.push_back(MessageWrite{device_.sequence_, device_.now_ns_, address, data});
+}
+void BehaviourContext::SetSpaceAccess(SpaceId space, SpaceAccess access, std::string why) {
+  device_.space_access_.at(space) = access;
+  device_.space_access_why_.at(space) = std::move(why);
+}
 void BehaviourContext::ReportViolation(ViolationKind kind, RegisterId reg, std::string rule) {
   if (device_.in_flight_ != nullptr) {
     // From a hook of a frontdoor access: the access broke the rule, so the

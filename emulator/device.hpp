@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,6 +40,19 @@ struct DeviceOptions {
   // Called for every recorded violation, under the device lock: it must not
   // call back into the device (gtest's ADD_FAILURE is fine).
   std::function<void(const Violation&)> on_violation;
+  // The VMM of a SW-virtualized guest: supplies frontdoor reads of reserved
+  // ranges (`range` is the range's name, `offset` relative to its base).
+  // nullopt, or no hook, reads 0 as on bare metal. Called under the device
+  // lock, like on_violation. Writes stay ignored.
+  std::function<std::optional<uint64_t>(std::string_view range, uint64_t offset, unsigned width)> reserved_read;
+};
+
+// A memory write the device issued (an MSI message).
+struct MessageWrite {
+  uint64_t sequence = 0;  // the trace sequence number of the access or event that sent it
+  uint64_t time_ns = 0;
+  uint64_t address = 0;
+  uint64_t data = 0;
 };
 
 // The whole mutable state of a device, for Restore().
@@ -57,6 +71,10 @@ class DeviceSnapshot {
   uint64_t now_ns_ = 0;
   bool irq_ = false;
   uint64_t irq_edges_ = 0;
+  std::vector<uint8_t> irq_outputs_;
+  bool irq_request_ = false;
+  std::vector<SpaceAccess> space_access_;
+  std::vector<std::string> space_access_why_;
 };
 
 class Device {
@@ -96,9 +114,15 @@ class Device {
   // Returns "" when handled, else why not.
   std::string Inject(std::string_view verb, std::span<const std::string> args);
 
-  // The interrupt output, driven by behaviours.
+  // The interrupt output, driven by behaviours: the INTx line's level and
+  // its rising edges. With an interrupt router (PCI MSI) the request may go
+  // out as messages instead.
   bool interrupt_asserted() const;
   uint64_t interrupt_edges() const;
+  // The OR of the behaviours' top-level interrupt outputs, before routing.
+  bool interrupt_requested() const;
+  // Memory writes the device issued (MSI messages), oldest first.
+  std::vector<MessageWrite> messages() const;
 
   std::vector<Violation> violations() const;
   size_t violation_count() const;          // all recorded, including those past max_violations
@@ -144,7 +168,11 @@ class Device {
   void AdvanceLocked(uint64_t ns);
   uint64_t PeekLocked(SpaceId space, uint64_t offset, unsigned width) const;
   bool PokeLocked(SpaceId space, uint64_t offset, unsigned width, uint64_t value);
-  void SetInterruptLocked(bool asserted);
+  // Behaviour `from` drives its interrupt output (BehaviourContext::SetInterrupt).
+  void SetInterruptLocked(uint32_t from, bool asserted);
+  void RouteInterruptLocked();
+  void RefuseSpace(SpaceId space, Access& access);
+  BehaviourContext ContextFor(uint32_t behaviour) { return BehaviourContext(*this, behaviour); }
 
   std::shared_ptr<const Model> model_;
   DeviceOptions options_;
@@ -156,8 +184,14 @@ class Device {
   mutable TraceRing trace_;
   mutable uint64_t sequence_ = 0;
   uint64_t now_ns_ = 0;
-  bool irq_ = false;
+  bool irq_ = false;          // the INTx line
   uint64_t irq_edges_ = 0;
+  std::vector<uint8_t> irq_outputs_;  // per behaviour: its interrupt output
+  bool irq_request_ = false;  // the OR of the top-level outputs
+  std::vector<MessageWrite> messages_;
+  // Per space: whether it answers frontdoor accesses, and why not.
+  std::vector<SpaceAccess> space_access_;
+  std::vector<std::string> space_access_why_;
   std::vector<Violation> violations_;
   size_t violation_count_ = 0;
   size_t failing_count_ = 0;

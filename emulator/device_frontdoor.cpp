@@ -41,6 +41,17 @@ void KeepWindowEntry(TraceEntry& entry, const TraceEntry& outer) {
 uint64_t Device::Read(SpaceId space, uint64_t offset, unsigned width) {
   Guard guard(*this);
   const SpaceModel& s = model_->spaces().at(space);
+  if (space_access_[space] != SpaceAccess::kDecoded) [[unlikely]] {
+    Access access{TraceEntry{++sequence_, now_ns_, offset, 0, kNoRegister, space, static_cast<uint8_t>(width),
+                             TraceOp::kRead, TraceOutcome::kOk, 0},
+                  false};
+    RefuseSpace(space, access);
+    // Nothing answers: a master abort reads all-ones.
+    uint64_t value = IsAccessWidth(width) ? WidthMask(width) : ~uint64_t{0};
+    access.entry.value = value;
+    Finish(access);
+    return value;
+  }
   RegisterId id = s.decode.Lookup(offset);
   if (id != DecodeTable::kNone) {
     const RegisterModel& r = model_->registers()[id];
@@ -79,6 +90,14 @@ void Device::Write(SpaceId space, uint64_t offset, unsigned width, uint64_t valu
   Guard guard(*this);
   const SpaceModel& s = model_->spaces().at(space);
   if (IsAccessWidth(width)) value &= WidthMask(width);
+  if (space_access_[space] != SpaceAccess::kDecoded) [[unlikely]] {
+    Access access{TraceEntry{++sequence_, now_ns_, offset, value, kNoRegister, space, static_cast<uint8_t>(width),
+                             TraceOp::kWrite, TraceOutcome::kOk, 0},
+                  false};
+    RefuseSpace(space, access);
+    Finish(access);
+    return;
+  }
   RegisterId id = s.decode.Lookup(offset);
   if (id != DecodeTable::kNone) {
     const RegisterModel& r = model_->registers()[id];
@@ -125,7 +144,7 @@ void Device::WriteRegister(RegisterId reg, uint64_t value) {
 bool Device::Admit(const SpaceModel& space, uint64_t offset, unsigned width, Access& access) {
   const GateModel* gate = space.GateAt(offset);
   if (gate == nullptr) return true;
-  BehaviourContext context(*this);
+  BehaviourContext context = ContextFor(gate->behaviour);
   in_flight_ = &access;
   std::optional<AccessRefusal> refusal =
       behaviours_[gate->behaviour]->CheckAccess(context, gate->tag, offset, width, access.entry.op == TraceOp::kWrite);
@@ -135,6 +154,17 @@ bool Device::Admit(const SpaceModel& space, uint64_t offset, unsigned width, Acc
   if (access.entry.op == TraceOp::kWrite) access.entry.outcome = TraceOutcome::kDropped;
   Violate(access, refusal->kind, kNoRegister, 0, std::move(refusal->rule));
   return false;
+}
+
+// A space that does not answer (decode off, powered down): the access is a
+// violation naming the register there, if any; it has no other effect.
+void Device::RefuseSpace(SpaceId space, Access& access) {
+  const SpaceModel& s = model_->spaces()[space];
+  if (access.entry.offset < s.size) access.entry.reg = s.decode.Lookup(access.entry.offset);
+  access.entry.outcome = access.entry.op == TraceOp::kWrite ? TraceOutcome::kDropped : TraceOutcome::kUnclaimed;
+  ViolationKind kind =
+      space_access_[space] == SpaceAccess::kPoweredDown ? ViolationKind::kPower : ViolationKind::kUnclaimed;
+  Violate(access, kind, kNoRegister, 0, space_access_why_[space]);
 }
 
 bool Device::CheckShape(const SpaceModel& space, uint64_t offset, unsigned width, regdb::WidthSet widths,
@@ -204,7 +234,10 @@ uint64_t Device::ReadLocked(SpaceId space_id, uint64_t offset, unsigned width, A
   if (const RangeModel* range = space.RangeAt(offset)) {
     if (range->kind == regdb::RangeKind::kReserved) {
       access.entry.outcome = TraceOutcome::kReserved;
-      return 0;
+      if (!options_.reserved_read) return 0;
+      // A SW-virtualized guest: its VMM answers for the range.
+      std::optional<uint64_t> answer = options_.reserved_read(range->name, offset - range->base, width);
+      return answer ? *answer & WidthMask(width) : 0;
     }
     if (WindowEnabled(*range)) {
       if (!CheckShape(space, offset, width, range->widths, access)) return unclaimed;
@@ -282,10 +315,11 @@ void Device::WriteLocked(SpaceId space_id, uint64_t offset, unsigned width, uint
 uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
   const RegisterModel& r = model_->registers()[id];
   if (r.has(RegisterModel::kHookRead)) {
-    BehaviourContext context(*this);
     in_flight_ = &access;  // what the hooks report belongs to this access
     for (uint16_t i = 0; i < r.hooks_count; ++i) {
-      behaviours_[model_->hooks()[r.hooks_begin + i]]->BeforeRead(context, id);
+      uint32_t behaviour = model_->hooks()[r.hooks_begin + i];
+      BehaviourContext context = ContextFor(behaviour);
+      behaviours_[behaviour]->BeforeRead(context, id);
     }
     in_flight_ = nullptr;
   }
@@ -295,7 +329,17 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
   }
   uint64_t current = values_[id];
   values_[id] = (current & ~(m.read_clears & lanes)) | (m.read_sets & lanes);
-  return current & m.readable & lanes;
+  uint64_t result = current & m.readable & lanes;
+  if (r.has(RegisterModel::kHookRead)) {
+    in_flight_ = &access;
+    for (uint16_t i = 0; i < r.hooks_count; ++i) {
+      uint32_t behaviour = model_->hooks()[r.hooks_begin + i];
+      BehaviourContext context = ContextFor(behaviour);
+      result = behaviours_[behaviour]->AfterRead(context, id, result) & lanes;
+    }
+    in_flight_ = nullptr;
+  }
+  return result;
 }
 
 void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& access) {
@@ -336,10 +380,11 @@ void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& ac
   after &= r.width_mask;
   values_[id] = after;
   if (r.has(RegisterModel::kHookWrite)) {
-    BehaviourContext context(*this);
     in_flight_ = &access;  // what the hooks report belongs to this access
     for (uint16_t i = 0; i < r.hooks_count; ++i) {
-      behaviours_[model_->hooks()[r.hooks_begin + i]]->AfterWrite(context, id, before, after);
+      uint32_t behaviour = model_->hooks()[r.hooks_begin + i];
+      BehaviourContext context = ContextFor(behaviour);
+      behaviours_[behaviour]->AfterWrite(context, id, before, after);
     }
     in_flight_ = nullptr;
   }

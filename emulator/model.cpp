@@ -68,6 +68,41 @@ size_t Model::memory_bytes() const {
 
 // Builds a Model step by step; a friend so Model stays immutable to everyone else.
 struct ModelBuilder {
+  // Interrupt parents by name, and the one router.
+  static void ResolveInterruptTree(Model& model, std::vector<std::string>& errors) {
+    const auto& programs = model.behaviours_;
+    model.interrupt_parents_.assign(programs.size(), kNoBehaviour);
+    for (uint32_t i = 0; i < programs.size(); ++i) {
+      if (programs[i]->RoutesInterrupts()) {
+        if (model.interrupt_router_ != kNoBehaviour) {
+          errors.push_back("behaviours '" + programs[model.interrupt_router_]->name() + "' and '" +
+                           programs[i]->name() + "' both route the device's interrupt");
+        }
+        model.interrupt_router_ = i;
+      }
+      std::string parent = programs[i]->InterruptParent();
+      if (parent.empty()) continue;
+      auto found = std::find_if(programs.begin(), programs.end(), [&](const auto& p) { return p->name() == parent; });
+      if (found == programs.end() || found->get() == programs[i].get()) {
+        errors.push_back("behaviour '" + programs[i]->name() + "': interrupt parent '" + parent +
+                         "' is not another behaviour of the device");
+        continue;
+      }
+      model.interrupt_parents_[i] = static_cast<uint32_t>(found - programs.begin());
+    }
+    // A cycle would recurse forever when an output changes.
+    for (uint32_t i = 0; i < programs.size(); ++i) {
+      uint32_t at = i;
+      for (size_t steps = 0; at != kNoBehaviour; ++steps) {
+        if (steps > programs.size()) {
+          errors.push_back("behaviour '" + programs[i]->name() + "': its interrupt parents form a cycle");
+          break;
+        }
+        at = model.interrupt_parents_[at];
+      }
+    }
+  }
+
   // Sorts each space's gates, refuses overlaps (an access has one gate), and
   // flags the registers under a gate so that they leave the plain fast path.
   static void AddGates(Model& model, std::vector<std::string>& errors) {
@@ -215,6 +250,7 @@ struct ModelBuilder {
       model->behaviours_.push_back(std::move(program));
     }
     AddGates(*model, result.errors);
+    ResolveInterruptTree(*model, result.errors);
     for (RegisterId id = 0; id < hooks.size(); ++id) {
       RegisterModel& r = model->registers_[id];
       if (!hooks[id].empty() || r.has(RegisterModel::kGated)) r.flags &= static_cast<uint8_t>(~RegisterModel::kPlain);

@@ -112,6 +112,11 @@ class Model {
   const std::vector<std::unique_ptr<BehaviourProgram>>& behaviours() const { return behaviours_; }
   // Behaviour indices hooked on a register, see RegisterModel::hooks_begin.
   const std::vector<uint32_t>& hooks() const { return hooks_; }
+  // Per behaviour: the index of its interrupt parent, or kNoBehaviour (the
+  // device's interrupt request).
+  const std::vector<uint32_t>& interrupt_parents() const { return interrupt_parents_; }
+  // The behaviour routing the device's interrupt request, or kNoBehaviour.
+  uint32_t interrupt_router() const { return interrupt_router_; }
   // Registers with write-once (w1, wo1) bits, see RegisterModel::once_slot.
   uint32_t once_slots() const { return once_slots_; }
 
@@ -134,6 +139,8 @@ class Model {
   std::vector<RegisterId> by_name_;  // register ids sorted by name
   std::vector<std::unique_ptr<BehaviourProgram>> behaviours_;
   std::vector<uint32_t> hooks_;
+  std::vector<uint32_t> interrupt_parents_;
+  uint32_t interrupt_router_ = ~uint32_t{0};
   uint32_t once_slots_ = 0;
 };
 

@@ -278,7 +278,7 @@ TEST_F(ViolationsTest, UnmodelledIsRecordedNotFailing) {
     EXPECT_EQ(ViolationPolicy::Lenient().action(kind), ViolationAction::kRecord);
   }
   // A behaviour reports it through its context, as a gap in its model.
-  BehaviourContext context(*device_);
+  BehaviourContext context(*device_, 0);
   context.ReportViolation(ViolationKind::kUnmodelled, status_, "injected event not modelled");
   EXPECT_THAT(Kinds(*device_), ElementsAre(ViolationKind::kUnmodelled));
   EXPECT_EQ(device_->failing_violation_count(), 0u);
