@@ -232,6 +232,11 @@ std::vector<MessageWrite> Device::messages() const {
   return messages_;
 }
 
+size_t Device::message_count() const {
+  Guard guard(*this);
+  return message_count_;
+}
+
 bool Device::interrupt_asserted() const {
   Guard guard(*this);
   return irq_;
@@ -293,7 +298,10 @@ void BehaviourContext::SetInterrupt(bool asserted) { device_.SetInterruptLocked(
 bool BehaviourContext::interrupt_requested() const { return device_.irq_request_; }
 void BehaviourContext::RefreshInterrupt() { device_.RouteInterruptLocked(); }
 void BehaviourContext::SendMessage(uint64_t address, uint64_t data) {
-  device_.messages_.push_back(MessageWrite{device_.sequence_, device_.now_ns_, address, data});
+  ++device_.message_count_;
+  if (device_.messages_.size() < device_.options_.max_messages) {
+    device_.messages_.push_back(MessageWrite{device_.sequence_, device_.now_ns_, address, data});
+  }
 }
 void BehaviourContext::SetSpaceAccess(SpaceId space, SpaceAccess access, std::string why) {
   device_.space_access_.at(space) = access;

@@ -36,6 +36,7 @@ struct DeviceOptions {
   size_t trace_capacity = 1024;      // entries kept in the trace ring (0: no trace)
   size_t violation_context = 8;      // accesses before a violation it carries
   size_t max_violations = 1000;      // kept; later ones are only counted
+  size_t max_messages = 4096;        // device memory writes (MSI) kept; later ones are only counted
   uint64_t access_cost_ns = 0;       // virtual time each frontdoor access takes
   // Called for every recorded violation, under the device lock: it must not
   // call back into the device (gtest's ADD_FAILURE is fine).
@@ -121,8 +122,10 @@ class Device {
   uint64_t interrupt_edges() const;
   // The OR of the behaviours' top-level interrupt outputs, before routing.
   bool interrupt_requested() const;
-  // Memory writes the device issued (MSI messages), oldest first.
+  // Memory writes the device issued (MSI messages), oldest first: the first
+  // max_messages of them; message_count() counts all.
   std::vector<MessageWrite> messages() const;
+  size_t message_count() const;
 
   std::vector<Violation> violations() const;
   size_t violation_count() const;          // all recorded, including those past max_violations
@@ -189,6 +192,7 @@ class Device {
   std::vector<uint8_t> irq_outputs_;  // per behaviour: its interrupt output
   bool irq_request_ = false;  // the OR of the top-level outputs
   std::vector<MessageWrite> messages_;
+  size_t message_count_ = 0;
   // Per space: whether it answers frontdoor accesses, and why not.
   std::vector<SpaceAccess> space_access_;
   std::vector<std::string> space_access_why_;
