@@ -54,12 +54,12 @@ uint64_t Device::Read(SpaceId space, uint64_t offset, unsigned width) {
   }
   RegisterId id = s.decode.Lookup(offset);
   if (id != DecodeTable::kNone) {
-    const RegisterModel& r = model_->registers()[id];
+    const FastRegister& r = model_->fast(id);
     // A whole register at its own offset: the checker guarantees it is
     // aligned and inside its space, so the shape checks and the byte-lane
     // walk of ReadLocked would come to ReadBits(id, all lanes).
-    if (r.offset == offset && r.width == width && r.has(RegisterModel::kWidthAllowed)) {
-      if (r.has(RegisterModel::kPlainRead)) {
+    if (r.offset == offset && r.width == width && (r.flags & RegisterModel::kWidthAllowed) != 0) {
+      if ((r.flags & RegisterModel::kPlainRead) != 0) {
         // The fastest path: no side effect, the trace entry built in place.
         uint64_t value = values_[id];
         trace_.Push(TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
@@ -70,7 +70,7 @@ uint64_t Device::Read(SpaceId space, uint64_t offset, unsigned width) {
       Access access{TraceEntry{++sequence_, now_ns_, offset, 0, id, space, static_cast<uint8_t>(width),
                                TraceOp::kRead, TraceOutcome::kOk, 0},
                     false};
-      bool admitted = !r.has(RegisterModel::kGated) || Admit(s, offset, width, access);
+      bool admitted = (r.flags & RegisterModel::kGated) == 0 || Admit(s, offset, width, access);
       uint64_t value = admitted ? ReadBits(id, WidthMask(width), access) : 0;
       access.entry.value = value;
       Finish(access);
@@ -100,10 +100,10 @@ void Device::Write(SpaceId space, uint64_t offset, unsigned width, uint64_t valu
   }
   RegisterId id = s.decode.Lookup(offset);
   if (id != DecodeTable::kNone) {
-    const RegisterModel& r = model_->registers()[id];
+    const FastRegister& r = model_->fast(id);
     // A whole register at its own offset, as in Read.
-    if (r.offset == offset && r.width == width && r.has(RegisterModel::kWidthAllowed)) {
-      if (r.has(RegisterModel::kPlain)) {
+    if (r.offset == offset && r.width == width && (r.flags & RegisterModel::kWidthAllowed) != 0) {
+      if ((r.flags & RegisterModel::kPlain) != 0) {
         values_[id] = value;
         trace_.Push(TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
                                TraceOp::kWrite, TraceOutcome::kOk, 0});
@@ -113,7 +113,7 @@ void Device::Write(SpaceId space, uint64_t offset, unsigned width, uint64_t valu
       Access access{TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
                                TraceOp::kWrite, TraceOutcome::kOk, 0},
                     false};
-      if (!r.has(RegisterModel::kGated) || Admit(s, offset, width, access)) {
+      if ((r.flags & RegisterModel::kGated) == 0 || Admit(s, offset, width, access)) {
         WriteBits(id, WidthMask(width), value, access);
       }
       Finish(access);

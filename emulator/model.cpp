@@ -51,7 +51,8 @@ std::optional<RegisterId> Model::FindRegister(std::string_view name) const {
 size_t Model::memory_bytes() const {
   size_t bytes = sizeof(Model) + spaces_.capacity() * sizeof(SpaceModel) +
                  registers_.capacity() * sizeof(RegisterModel) + masks_.capacity() * sizeof(AccessMasks) +
-                 by_name_.capacity() * sizeof(RegisterId) + hooks_.capacity() * sizeof(uint32_t);
+                 by_name_.capacity() * sizeof(RegisterId) + hooks_.capacity() * sizeof(uint32_t) +
+                 fast_.capacity() * sizeof(FastRegister) + interrupt_parents_.capacity() * sizeof(uint32_t);
   for (const SpaceModel& space : spaces_) {
     bytes += space.decode.memory_bytes() + space.ranges.capacity() * sizeof(RangeModel) +
              space.gates.capacity() * sizeof(GateModel);
@@ -262,6 +263,8 @@ struct ModelBuilder {
       model->hooks_.insert(model->hooks_.end(), hooks[id].begin(), hooks[id].end());
     }
 
+    model->fast_.reserve(model->registers_.size());
+    for (const RegisterModel& r : model->registers_) model->fast_.push_back({r.offset, r.width, r.flags});
     if (result.errors.empty()) result.model = std::move(model);
     return result;
   }

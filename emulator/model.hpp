@@ -57,6 +57,15 @@ struct RegisterModel {
   std::string_view FieldAt(uint64_t bits) const;
 };
 
+// The part of a register the whole-register fast path reads, 16 bytes per
+// register (RegisterModel, with its names, is ~100): a sweep over many
+// registers stays in cache.
+struct FastRegister {
+  uint64_t offset = 0;
+  uint8_t width = 32;
+  uint8_t flags = 0;  // RegisterModel::Flags
+};
+
 struct RangeModel {
   regdb::RangeKind kind = regdb::RangeKind::kReserved;
   regdb::AliasWrites writes = regdb::AliasWrites::kIgnore;
@@ -108,6 +117,7 @@ class Model {
   const std::string& device() const { return device_; }
   const std::vector<SpaceModel>& spaces() const { return spaces_; }
   const std::vector<RegisterModel>& registers() const { return registers_; }
+  const FastRegister& fast(RegisterId id) const { return fast_[id]; }
   const AccessMasks& masks(const RegisterModel& reg) const { return masks_[reg.masks]; }
   const std::vector<std::unique_ptr<BehaviourProgram>>& behaviours() const { return behaviours_; }
   // Behaviour indices hooked on a register, see RegisterModel::hooks_begin.
@@ -135,6 +145,7 @@ class Model {
   std::string device_;
   std::vector<SpaceModel> spaces_;
   std::vector<RegisterModel> registers_;
+  std::vector<FastRegister> fast_;  // per register, the fast path's view
   std::vector<AccessMasks> masks_;  // interned: registers with one layout share an entry
   std::vector<RegisterId> by_name_;  // register ids sorted by name
   std::vector<std::unique_ptr<BehaviourProgram>> behaviours_;
