@@ -1,0 +1,55 @@
+#pragma once
+// A gtest fixture for driver tests against a shipped database:
+//
+//   class MyDriverTest : public regemu::fakes::DeviceTest {};
+//   TEST_F(MyDriverTest, Probe) {
+//     LoadDevice(regemu::fakes::ShippedDatabase("icl"));
+//     MyDriver driver(bus("config"), bus("mmio"));
+//     driver.Probe();
+//     EXPECT_THAT(device(), FieldIs("PCICMD.MSE", 1));
+//   }
+//
+// The device is strict; every violation it recorded fails the test in
+// TearDown with the register, the field, the rule and the accesses before
+// it. A test that provokes a violation on purpose checks it and then calls
+// TakeViolations().
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "emulator/device.hpp"
+#include "fakes/fake_mmio_bus.hpp"
+
+namespace regemu::fakes {
+
+// The shipped database `name` (yaml/NAME in the source tree).
+std::filesystem::path ShippedDatabase(std::string_view name);
+
+// Loads, checks and compiles a database once per path per process. Throws
+// std::runtime_error with the rendered diagnostics when it has errors.
+std::shared_ptr<const emulator::Model> CompileDatabase(const std::filesystem::path& path);
+
+class DeviceTest : public ::testing::Test {
+ protected:
+  // A fresh device of the database at `path`; replaces the previous one.
+  emulator::Device& LoadDevice(const std::filesystem::path& path, emulator::DeviceOptions options = {});
+  emulator::Device& device();
+  // The bus of one space of the device (made on first use).
+  FakeMmioBus& bus(std::string_view space);
+  // The violations recorded so far, which then no longer fail the test.
+  std::vector<emulator::Violation> TakeViolations();
+
+  void TearDown() override;
+
+ private:
+  std::unique_ptr<emulator::Device> device_;
+  std::map<std::string, std::unique_ptr<FakeMmioBus>, std::less<>> buses_;
+};
+
+}  // namespace regemu::fakes
