@@ -9,7 +9,10 @@
 namespace regemu::fakes {
 
 std::filesystem::path ShippedDatabase(std::string_view name) {
-  return std::filesystem::path(REGEMU_YAML_DIR) / std::string(name);
+  std::filesystem::path source = std::filesystem::path(REGEMU_YAML_DIR) / std::string(name);
+  std::error_code error;
+  if (std::filesystem::exists(source, error)) return source;
+  return std::filesystem::path(REGEMU_INSTALLED_YAML_DIR) / std::string(name);
 }
 
 std::shared_ptr<const emulator::Model> CompileDatabase(const std::filesystem::path& path) {

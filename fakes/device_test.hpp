@@ -28,7 +28,8 @@
 
 namespace regemu::fakes {
 
-// The shipped database `name` (yaml/NAME in the source tree).
+// The shipped database `name`: yaml/NAME of the source tree regemu was
+// built from, or of the installed copy (share/regemu/yaml) without it.
 std::filesystem::path ShippedDatabase(std::string_view name);
 
 // Loads, checks and compiles a database once per path per process. Throws

@@ -1,0 +1,35 @@
+# Install rules: a driver project does
+#   find_package(regemu REQUIRED)
+#   target_link_libraries(my_driver_tests PRIVATE regemu::fakes GTest::gmock_main)
+# (or regemu::c for C drivers, also through pkg-config `regemu`).
+# Installed: the libraries, their headers under include/regemu/ (plus
+# include/regemu/{regemu.h,iomem.h,hwreg.hpp,reg_bits.h}), the `regemu` tool,
+# the shipped databases under share/regemu/yaml, and the package files.
+include(CMakePackageConfigHelpers)
+
+set(regemu_targets regemu_regdb regemu_emulator regemu)
+if(TARGET regemu_fakes)
+  list(APPEND regemu_targets regemu_fakes regemu_c)
+endif()
+install(TARGETS ${regemu_targets} EXPORT regemuTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+foreach(dir regdb emulator fakes)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/regemu
+    FILES_MATCHING PATTERN "*.hpp" PATTERN "*.def")
+endforeach()
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/regemu DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/yaml/ DESTINATION ${CMAKE_INSTALL_DATADIR}/regemu/yaml)
+
+install(EXPORT regemuTargets NAMESPACE regemu:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/regemu)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/regemuConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/regemuConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/regemu)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/regemuConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/regemuConfig.cmake ${PROJECT_BINARY_DIR}/regemuConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/regemu)
+
+# pkg-config for the C shim: static libraries, so every dependency is listed.
+configure_file(${PROJECT_SOURCE_DIR}/cmake/regemu.pc.in ${PROJECT_BINARY_DIR}/regemu.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/regemu.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
