@@ -20,7 +20,7 @@ struct CommandSpec {
 };
 
 // The ONE list of commands: parsing, "did you mean" and usage messages use it.
-constexpr std::array<CommandSpec, 11> kCommands{{
+constexpr std::array<CommandSpec, 12> kCommands{{
     {"write", ScriptOp::kWrite, true, "writeN REG VALUE"},
     {"read", ScriptOp::kRead, true, "readN REG"},
     {"expect", ScriptOp::kExpect, true, "expectN REG VALUE [mask M]"},
@@ -31,6 +31,7 @@ constexpr std::array<CommandSpec, 11> kCommands{{
     {"reset", ScriptOp::kReset, false, "reset"},
     {"inject", ScriptOp::kInject, false, "inject VERB ARGS..."},
     {"expect-irq", ScriptOp::kExpectIrq, false, "expect-irq 0|1"},
+    {"expect-msi", ScriptOp::kExpectMsi, false, "expect-msi ADDRESS DATA"},
     {"expect-violation", ScriptOp::kExpectViolation, false, "expect-violation KIND"},
 }};
 
@@ -188,6 +189,9 @@ class Parser {
         ++next;
         return NoMore(next);
       }
+      case ScriptOp::kExpectMsi:
+        return ParseValue(next, 64, "ADDRESS", command.address) && ParseValue(next, 64, "DATA", command.value) &&
+               NoMore(next);
       case ScriptOp::kExpectViolation: return ParseViolationKind(next, command) && NoMore(next);
     }
     return false;

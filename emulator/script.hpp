@@ -13,6 +13,9 @@
 //   reset                                    power-on reset
 //   inject  VERB ARGS...                     hardware-side event for the behaviours
 //   expect-irq 0|1                           the interrupt output is deasserted / asserted
+//   expect-msi ADDRESS DATA                  the device's next message not yet checked (an MSI:
+//                                            Device::messages()) is a write of DATA to ADDRESS;
+//                                            fails if it differs or if there is none
 //   expect-violation KIND                    the next command must record a KIND violation
 //
 // N is 8, 16, 32 or 64. REG is `SPACE OFFSET` or a register name (a space
@@ -49,6 +52,7 @@ enum class ScriptOp : uint8_t {
   kReset,
   kInject,
   kExpectIrq,
+  kExpectMsi,
   kExpectViolation,
 };
 
@@ -68,6 +72,7 @@ struct ScriptCommand {
   uint64_t value = 0;       // write/poke/expect/poll value; step nanoseconds; expect-irq 0 or 1
   uint64_t mask = ~uint64_t{0};  // expect/poll: the bits compared (all N bits by default)
   uint64_t timeout_ns = 0;  // poll
+  uint64_t address = 0;     // expect-msi: the message's address (`value` is its data)
   ViolationKind violation = ViolationKind::kUnmodelled;  // expect-violation
   std::string verb;                 // inject
   std::vector<std::string> args;    // inject

@@ -130,7 +130,27 @@ class Runner {
         }
         return;
       }
+      case ScriptOp::kExpectMsi: ExpectMsi(command); return;
       case ScriptOp::kExpectViolation: return;  // handled by Run
+    }
+  }
+
+  // The next message this script has not checked yet must be DATA to ADDRESS.
+  void ExpectMsi(const ScriptCommand& command) {
+    ++result_.checks;
+    std::string expected = "a message writing " + regdb::Hex(command.value) + " to " + regdb::Hex(command.address);
+    std::vector<MessageWrite> messages = device_.messages();
+    if (messages_checked_ >= messages.size()) {
+      Fail(command.loc, "expected " + expected + ", but the device sent " +
+                            (device_.message_count() > messages.size() && messages_checked_ >= messages.size()
+                                 ? std::string("more messages than it keeps (DeviceOptions::max_messages)")
+                                 : std::string("no message since the last one checked")));
+      return;
+    }
+    const MessageWrite& message = messages[messages_checked_++];
+    if (message.address != command.address || message.data != command.value) {
+      Fail(command.loc, "expected " + expected + ", but message " + std::to_string(messages_checked_) + " wrote " +
+                            regdb::Hex(message.data) + " to " + regdb::Hex(message.address));
     }
   }
 
@@ -191,6 +211,7 @@ class Runner {
   RunResult result_;
   std::vector<const ScriptCommand*> announced_;  // expect-violation lines for the next command
   size_t stored_ = 0;        // violations the device kept before the current command
+  size_t messages_checked_ = 0;  // device messages already matched by expect-msi
   bool store_full_ = false;  // the device stopped keeping violations
 };
 

@@ -92,6 +92,7 @@ constexpr PolicyRef kPolicies[] = {
     {"wo1", ReadAs::kWriteOnly, AfterRead::kKeep, Store, true, WriteCheck::kNone},
     {"rsvd", ReadAs::kZero, AfterRead::kKeep, Keep, false, WriteCheck::kNone},
     {"mbz", ReadAs::kZero, AfterRead::kKeep, Keep, false, WriteCheck::kMustBeZero},
+    {"fixed", ReadAs::kValue, AfterRead::kKeep, Keep, false, WriteCheck::kNone},
     {"hw", ReadAs::kValue, AfterRead::kKeep, Keep, false, WriteCheck::kReadOnly},
 };
 
@@ -275,7 +276,7 @@ TEST(AccessTruthTableCoverageTest, ReferenceHasARowForEveryPolicy) {
   for (const regdb::AccessInfo& info : regdb::AllAccessPolicies()) table.emplace_back(info.name);
   std::vector<std::string> reference;
   for (const PolicyRef& policy : kPolicies) reference.emplace_back(policy.name);
-  EXPECT_EQ(table.size(), 28u);
+  EXPECT_EQ(table.size(), 29u);
   EXPECT_THAT(reference, UnorderedElementsAreArray(table));
 }
 

@@ -3,6 +3,7 @@
 // and instantiate a Device from it, look spaces and registers up by name, and
 // print violation kinds readably when a matcher fails.
 
+#include <map>
 #include <memory>
 #include <ostream>
 #include <stdexcept>
@@ -44,6 +45,20 @@ inline std::shared_ptr<const Model> CompileYaml(const std::string& yaml) {
     throw std::runtime_error(text);
   }
   return compiled.model;
+}
+
+// Loads, checks and compiles the database at `path` (a shipped device folder)
+// once per test binary; errors throw, as in CompileYaml.
+inline std::shared_ptr<const Model> CompileDatabaseAt(const std::string& path) {
+  static std::map<std::string, std::shared_ptr<const Model>> cache;
+  if (auto it = cache.find(path); it != cache.end()) return it->second;
+  regdb::LoadedDatabase loaded = regdb::LoadAndCheck(path);
+  if (loaded.diagnostics.has_errors()) {
+    throw std::runtime_error(path + " has errors:\n" + regdb::testing_support::Rendered(loaded));
+  }
+  CompileResult compiled = Compile(loaded.database);
+  if (!compiled.model) throw std::runtime_error(path + " does not compile");
+  return cache.emplace(path, compiled.model).first->second;
 }
 
 inline std::unique_ptr<Device> MakeDevice(const std::string& yaml, DeviceOptions options = {}) {

@@ -258,6 +258,24 @@ TEST(ScriptParserErrors, ExpectIrqTakesZeroOrOne) {
   EXPECT_THAT(OnlyError("expect-irq 2\n"), ErrorAt(1, 12, "expect-irq takes 0 (deasserted) or 1 (asserted), not '2'"));
 }
 
+TEST(ScriptParser, ExpectMsiTakesAnAddressAndData) {
+  Script script = Parse("expect-msi 0xFEE00000 0x4021\nexpect-msi 0x1_0000_0000 0\n");
+  ASSERT_TRUE(script.ok()) << script.FormatErrors();
+  ASSERT_THAT(script.commands, SizeIs(2));
+  EXPECT_EQ(script.commands[0].op, ScriptOp::kExpectMsi);
+  EXPECT_EQ(script.commands[0].address, 0xFEE00000u);
+  EXPECT_EQ(script.commands[0].value, 0x4021u);
+  EXPECT_EQ(script.commands[1].address, uint64_t{1} << 32);
+  EXPECT_EQ(ScriptCommandName(script.commands[0]), "expect-msi");
+}
+
+TEST(ScriptParserErrors, ExpectMsiNeedsTwoNumbers) {
+  EXPECT_THAT(OnlyError("expect-msi 0xFEE00000\n"), ErrorAt(1, 22, HasSubstr("DATA")));
+  EXPECT_THAT(OnlyError("expect-msi lapic 1\n"), ErrorAt(1, 12, HasSubstr("bad ADDRESS")));
+  EXPECT_THAT(OnlyError("expect-msi 1 2 3\n"), ErrorAt(1, 16, HasSubstr("unexpected '3'")));
+  EXPECT_THAT(OnlyError("expect-mis 1 2\n"), ErrorAt(1, 1, HasSubstr("did you mean 'expect-msi'?")));
+}
+
 TEST(ScriptParserErrors, ViolationKinds) {
   EXPECT_THAT(OnlyError("expect-violation mbx\nwrite32 CTRL 0\n"),
               ErrorAt(1, 18, "unknown violation kind 'mbx' (did you mean 'mbz'?)"));

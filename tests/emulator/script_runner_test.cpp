@@ -314,5 +314,52 @@ TEST(ScriptRunner, ARenderedTraceReplaysToTheSameTraceByteForByte) {
   EXPECT_EQ(RenderTrace(*TestModel(), replay.device->Trace()), trace);
 }
 
+// ------------------------------------------------------------------ expect-msi
+
+// A PCI function whose MSI the script enables; `inject pci-request` is its
+// interrupt source (yaml/README.md "kind: pci-config").
+Ran RunOnMsiDevice(const std::string& text) {
+  static const std::shared_ptr<const Model> model = script_testing::CompileYaml(R"(device: f
+spaces:
+  - {name: config, kind: pci-config, size: 0x100}
+registers:
+  - {name: CMD, space: config, offset: 0x04, width: 16}
+  - {name: MC, space: config, offset: 0x42, width: 16}
+  - {name: MA, space: config, offset: 0x44, width: 32}
+  - {name: MD, space: config, offset: 0x48, width: 16}
+behaviours:
+  - {kind: pci-config, command: CMD, msi: {control: MC, address: MA, data: MD}}
+)");
+  Ran ran;
+  ran.script = ParseScript(text, "test.script", *model);
+  EXPECT_TRUE(ran.script.ok()) << ran.script.FormatErrors();
+  ran.device = std::make_unique<Device>(model);
+  ran.result = RunScript(ran.script, *ran.device);
+  return ran;
+}
+
+constexpr const char* kEnableMsi =
+    "write16 CMD 0x4\nwrite32 MA 0xFEE00000\nwrite16 MD 0x21\nwrite16 MC 0x1\n";
+
+TEST(ScriptRunner, ExpectMsiChecksEachMessageOnceInOrder) {
+  Ran ran = RunOnMsiDevice(std::string(kEnableMsi) +
+                           "inject pci-request 1\ninject pci-request 0\n"
+                           "write16 MC 0x0\nwrite16 MD 0x22\nwrite16 MC 0x1\ninject pci-request 1\n"
+                           "expect-msi 0xFEE00000 0x21\nexpect-msi 0xFEE00000 0x22\n");
+  EXPECT_TRUE(ran.result.passed()) << ran.Failures();
+  EXPECT_EQ(ran.result.checks, 2u);
+}
+
+TEST(ScriptRunner, ExpectMsiFailsOnAnotherMessageOrNone) {
+  Ran ran = RunOnMsiDevice(std::string(kEnableMsi) + "expect-msi 0xFEE00000 0x21\ninject pci-request 1\n"
+                                                     "expect-msi 0xFEE00000 0x20\nexpect-msi 0xFEE00000 0x21\n");
+  EXPECT_THAT(ran.result.failures,
+              ElementsAre(FailureAt(5, "expected a message writing 0x21 to 0xfee00000, but the device sent no message "
+                                       "since the last one checked"),
+                          FailureAt(7, "expected a message writing 0x20 to 0xfee00000, but message 1 wrote 0x21 to "
+                                       "0xfee00000"),
+                          FailureAt(8, HasSubstr("no message since the last one checked"))));
+}
+
 }  // namespace
 }  // namespace regemu::emulator

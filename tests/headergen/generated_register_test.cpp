@@ -33,8 +33,8 @@ TEST(GeneratedRegister, ReadModifyWriteThroughTheIo) {
   ArrayIo io(0x10000);
   io.Write(0x0, 32, 0xa0000000);
   golden::POLICIES::Get().ReadFrom(io).set_rest(0x3).set_rw_bit(1).WriteTo(io);
-  EXPECT_EQ(io.Read(0x0, 32), 0x30000001u);
-  EXPECT_EQ(golden::POLICIES::FromValue(0x30000001).rest(), 3u);
+  EXPECT_EQ(io.Read(0x0, 32), 0x60000001u);
+  EXPECT_EQ(golden::POLICIES::FromValue(0x60000001).rest(), 3u);
 }
 
 TEST(GeneratedRegister, MustBeZeroAndReservedBitsAreForcedToZeroOnWrite) {

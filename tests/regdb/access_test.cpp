@@ -18,7 +18,7 @@ using ::testing::Optional;
 // The policy names of the yaml/README.md table, in its order.
 const std::set<std::string> kReadmePolicies = {
     "rw",  "ro",  "wo",  "rc",    "rs",    "wrc",   "wrs",   "wc",  "ws",  "wsrc", "wcrs", "w1c", "w1s",  "w1t",
-    "w0c", "w0s", "w0t", "w1src", "w1crs", "w0src", "w0crs", "woc", "wos", "w1",   "wo1",  "rsvd", "mbz", "hw"};
+    "w0c", "w0s", "w0t", "w1src", "w1crs", "w0src", "w0crs", "woc", "wos", "w1",   "wo1",  "rsvd", "mbz", "fixed", "hw"};
 
 std::set<std::string> TableNames() {
   std::set<std::string> names;
@@ -54,7 +54,7 @@ std::set<std::string> ReadmeTableNames() {
 }
 
 TEST(AccessTableTest, ListsExactlyTheTwentyEightPoliciesOfTheReadme) {
-  EXPECT_EQ(AllAccessPolicies().size(), 28u);
+  EXPECT_EQ(AllAccessPolicies().size(), 29u);
   EXPECT_EQ(TableNames(), kReadmePolicies);
 }
 
@@ -119,6 +119,7 @@ INSTANTIATE_TEST_SUITE_P(
         Facets{"wo1", false, true, false, true},     // not readable | first write stores
         Facets{"rsvd", true, false, false, true},    // reads 0 | ignored
         Facets{"mbz", true, false, false, true},     // reads 0 | writing 1 is a mistake
+        Facets{"fixed", true, false, false, false},  // value (hardwired) | ignored, not a mistake
         Facets{"hw", true, false, false, false}),    // value kept by hardware | no effect
     [](const ::testing::TestParamInfo<Facets>& param_info) { return std::string(param_info.param.name); });
 
@@ -127,6 +128,7 @@ TEST(AccessEffectsTest, ReadOnlyAndReservedDifferInWhetherAWriteIsAMistake) {
   EXPECT_EQ(Info(Access::kRo).write, WriteEffect::kIgnore);
   EXPECT_EQ(Info(Access::kHw).write, WriteEffect::kIgnore);
   EXPECT_EQ(Info(Access::kRsvd).write, WriteEffect::kDiscard);
+  EXPECT_EQ(Info(Access::kFixed).write, WriteEffect::kDiscard);  // a BAR's hardwired bits under sizing
   EXPECT_EQ(Info(Access::kMbz).write, WriteEffect::kMustBeZero);
 }
 

@@ -14,13 +14,13 @@ inline constexpr std::string_view kDevice = "golden";
 
 /// One bit per access policy
 /// ref: every row of access_policies.def
-/// space mmio, offset 0x0, 32 bits, reset 0x50000000
+/// space mmio, offset 0x0, 32 bits, reset 0xa0000000
 class POLICIES : public ::regemu::hwreg::Register<POLICIES, uint32_t> {
  public:
   static constexpr std::string_view kName = "POLICIES";
   static constexpr std::string_view kSpace = "mmio";
   static constexpr unsigned kWidth = 32;
-  static constexpr uint64_t kReset = 0x50000000;
+  static constexpr uint64_t kReset = 0xa0000000;
   static constexpr uint32_t kZeroOnWrite = 0x6000000;  // mbz and rsvd bits
   static constexpr uint32_t kMustBeZero = 0x4000000;
   static constexpr bool kMasked = false;
@@ -394,8 +394,21 @@ class POLICIES : public ::regemu::hwreg::Register<POLICIES, uint32_t> {
   constexpr uint32_t hw_bit() const { return GetField<HW_BIT>(); }
   constexpr POLICIES& set_hw_bit(uint32_t value) { return SetField<HW_BIT>(value); }
 
-  /// bits 31:28, rw (read/write)
-  struct REST : ::regemu::hwreg::BitField<31, 28> {
+  /// a fixed bit
+  /// bits 28:28, fixed (hardwired: reads its value, writes ignored (not a mistake))
+  struct FIXED_BIT : ::regemu::hwreg::BitField<28, 28> {
+    static constexpr std::string_view kAccess = "fixed";
+    static constexpr bool kReadable = true;
+    static constexpr bool kWritable = false;
+    static constexpr bool kReadHasSideEffect = false;
+    static constexpr bool kVolatile = false;
+    static constexpr uint64_t kReset = 0x0;
+  };
+  constexpr uint32_t fixed_bit() const { return GetField<FIXED_BIT>(); }
+  constexpr POLICIES& set_fixed_bit(uint32_t value) { return SetField<FIXED_BIT>(value); }
+
+  /// bits 31:29, rw (read/write)
+  struct REST : ::regemu::hwreg::BitField<31, 29> {
     static constexpr std::string_view kAccess = "rw";
     static constexpr bool kReadable = true;
     static constexpr bool kWritable = true;

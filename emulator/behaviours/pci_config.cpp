@@ -1,0 +1,298 @@
+// `kind: pci-config`: what a PCI function's configuration registers do to
+// the rest of the device (PCI Local Bus 3.0, PCI PM 1.2; driver-facts 4):
+//
+// - Memory decode: the memory spaces (BARs) answer only while the command
+//   register's Memory Space Enable (bit 1) is set; otherwise every access is
+//   an `unclaimed` violation and reads all-ones (a master abort).
+// - Power: outside D0 (PMCS.PS, bits 1:0, non-zero) the memory spaces answer
+//   nothing, as `power` violations. Configuration space stays accessible.
+// - Interrupts (the model's router): with MSI disabled the INTx line follows
+//   the request unless Interrupt Disable (command bit 10) is set, and the
+//   status register's Interrupt Status (bit 3) shows the request. With MSI
+//   enabled (Message Control bit 0) each rising edge of the request is one
+//   memory write of MD to MA; a masked vector sets its pending bit instead,
+//   and unmasking delivers it. Bus Master Enable (command bit 2) must be set
+//   for the function to send it.
+// - Aperture: the aperture BAR's low address bits read 0 as the size
+//   control field says (Intel MSAC.APSZ: bit_width(APSZ) bits from the BAR's
+//   lowest writable bit, 128 MiB << that).
+// - `inject pci-request 0|1`: an interrupt source inside the function
+//   (for devices and tests without an interrupt behaviour).
+#include <bit>
+#include <string>
+#include <vector>
+
+#include "emulator/behaviour.hpp"
+#include "regdb/numbers.hpp"
+
+namespace regemu::emulator {
+namespace {
+
+// Bit positions fixed by the PCI spec.
+constexpr uint64_t kCommandMemory = 1u << 1;
+constexpr uint64_t kCommandMaster = 1u << 2;
+constexpr uint64_t kCommandIntxDisable = 1u << 10;
+constexpr uint64_t kStatusInterrupt = 1u << 3;
+constexpr uint64_t kPowerStateMask = 0x3;
+constexpr uint64_t kMsiEnable = 1u << 0;
+constexpr uint64_t kVector0 = 1u << 0;
+
+struct PciConfig {
+  RegisterId command = kNoRegister;
+  RegisterId status = kNoRegister;  // optional
+  RegisterId power = kNoRegister;   // optional: PMCS
+  std::vector<SpaceId> memory_spaces;
+  bool has_msi = false;
+  RegisterId msi_control = kNoRegister;
+  RegisterId msi_address = kNoRegister;
+  RegisterId msi_data = kNoRegister;
+  RegisterId msi_mask = kNoRegister;     // optional: per-vector masking
+  RegisterId msi_pending = kNoRegister;  // with msi_mask
+  RegisterId aperture = kNoRegister;     // optional: the aperture BAR
+  RegisterId aperture_size = kNoRegister;
+  uint64_t aperture_size_mask = 0;
+  unsigned aperture_base_bit = 0;  // the BAR's lowest writable bit: the smallest size
+  std::vector<RegisterId> hooked;
+};
+
+std::string PowerStateName(uint64_t ps) {
+  switch (ps) {
+    case 1: return "D1";
+    case 2: return "D2";
+    case 3: return "D3hot";
+    default: return "D0";
+  }
+}
+
+class PciConfigBehaviour : public Behaviour {
+ public:
+  explicit PciConfigBehaviour(const PciConfig& config) : config_(config) {}
+  std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<PciConfigBehaviour>(*this); }
+
+  void OnReset(BehaviourContext& context) override {
+    requested_ = false;
+    msi_was_enabled_ = false;
+    source_ = false;
+    UpdateSpaces(context);
+    ApplyAperture(context);
+  }
+
+  void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after) override {
+    if (reg == config_.command || reg == config_.power) UpdateSpaces(context);
+    if (reg == config_.aperture || reg == config_.aperture_size) ApplyAperture(context);
+    if (config_.has_msi && (reg == config_.msi_address || reg == config_.msi_data) && before != after &&
+        MsiEnabled(context) && !VectorMasked(context)) {
+      const Model& model = context.model();
+      context.ReportViolation(
+          ViolationKind::kProtocol, reg,
+          model.registers()[reg].name + " changed while MSI is enabled and vector 0 is unmasked: the PCI spec leaves "
+          "the message the function sends undefined; mask the vector (" +
+              (config_.msi_mask != kNoRegister ? model.registers()[config_.msi_mask].name : std::string("no mask")) +
+              ") or disable MSI (" + model.registers()[config_.msi_control].name + " bit 0) first");
+    }
+    if (reg == config_.command || reg == config_.msi_control || reg == config_.msi_mask) context.RefreshInterrupt();
+  }
+
+  bool RouteInterrupt(BehaviourContext& context, bool requested) override {
+    bool rising = requested && !requested_;
+    requested_ = requested;
+    bool enabled = MsiEnabled(context);
+    // Enabling MSI while the request is up: the MSI logic sees it rise.
+    if (enabled && !msi_was_enabled_ && requested) rising = true;
+    msi_was_enabled_ = enabled;
+    if (config_.status != kNoRegister) {
+      uint64_t status = context.Peek(config_.status);
+      bool intx_pending = requested && !enabled;
+      context.Poke(config_.status, intx_pending ? status | kStatusInterrupt : status & ~kStatusInterrupt);
+    }
+    if (enabled) {
+      if (rising) {
+        Signal(context);
+      } else {
+        DeliverPending(context);
+      }
+      return false;  // MSI replaces the INTx line
+    }
+    return requested && (context.Peek(config_.command) & kCommandIntxDisable) == 0;
+  }
+
+  InjectResult Inject(BehaviourContext& context, std::string_view verb, std::span<const std::string> args,
+                      std::string& error) override {
+    if (verb != "pci-request") return InjectResult::kNotMine;
+    if (args.size() != 1 || (args[0] != "0" && args[0] != "1")) {
+      error = "pci-request takes 0 (deassert) or 1 (assert) the function's interrupt request";
+      return InjectResult::kBadArguments;
+    }
+    source_ = args[0] == "1";
+    context.SetInterrupt(source_);
+    return InjectResult::kDone;
+  }
+
+ private:
+  bool MsiEnabled(const BehaviourContext& context) const {
+    return config_.has_msi && (context.Peek(config_.msi_control) & kMsiEnable) != 0;
+  }
+  bool VectorMasked(const BehaviourContext& context) const {
+    return config_.msi_mask != kNoRegister && (context.Peek(config_.msi_mask) & kVector0) != 0;
+  }
+
+  // A rising edge with MSI enabled: send, or hold it pending while masked.
+  void Signal(BehaviourContext& context) {
+    if (VectorMasked(context)) {
+      context.Poke(config_.msi_pending, context.Peek(config_.msi_pending) | kVector0);
+      return;
+    }
+    Deliver(context);
+  }
+
+  void DeliverPending(BehaviourContext& context) {
+    if (config_.msi_pending == kNoRegister || VectorMasked(context)) return;
+    uint64_t pending = context.Peek(config_.msi_pending);
+    if ((pending & kVector0) == 0) return;
+    context.Poke(config_.msi_pending, pending & ~kVector0);
+    Deliver(context);
+  }
+
+  void Deliver(BehaviourContext& context) {
+    const Model& model = context.model();
+    if ((context.Peek(config_.command) & kCommandMaster) == 0) {
+      context.ReportViolation(ViolationKind::kProtocol, config_.msi_control,
+                              "an MSI was due but " + model.registers()[config_.command].name +
+                                  " bit 2 (Bus Master Enable) is clear: a function may not write memory, MSI "
+                                  "included, without it; the message is dropped");
+      return;
+    }
+    context.SendMessage(context.Peek(config_.msi_address), context.Peek(config_.msi_data));
+  }
+
+  void UpdateSpaces(BehaviourContext& context) {
+    const Model& model = context.model();
+    uint64_t ps = config_.power != kNoRegister ? context.Peek(config_.power) & kPowerStateMask : 0;
+    bool memory = (context.Peek(config_.command) & kCommandMemory) != 0;
+    for (SpaceId space : config_.memory_spaces) {
+      const std::string& name = model.spaces()[space].name;
+      if (ps != 0) {
+        const RegisterModel& power = model.registers()[config_.power];
+        std::string field = std::string(power.FieldAt(kPowerStateMask));
+        context.SetSpaceAccess(space, SpaceAccess::kPoweredDown,
+                               power.name + "." + (field.empty() ? std::string("bits 1:0") : field) + " is " +
+                                   PowerStateName(ps) +
+                                   ": outside D0 only configuration space answers, so memory space '" + name +
+                                   "' reads all-ones and drops writes; write D0 first");
+      } else if (!memory) {
+        const RegisterModel& command = model.registers()[config_.command];
+        std::string bit = std::string(command.FieldAt(kCommandMemory));
+        context.SetSpaceAccess(space, SpaceAccess::kNotDecoded,
+                               command.name + "." + (bit.empty() ? std::string("bit 1") : bit) +
+                                   " (Memory Space Enable) is clear: the function does not decode memory space '" +
+                                   name + "'; enable memory decode first");
+      } else {
+        context.SetSpaceAccess(space, SpaceAccess::kDecoded, "");
+      }
+    }
+  }
+
+  void ApplyAperture(BehaviourContext& context) {
+    if (config_.aperture == kNoRegister) return;
+    uint64_t apsz = context.Peek(config_.aperture_size) & config_.aperture_size_mask;
+    apsz >>= std::countr_zero(config_.aperture_size_mask);
+    auto hardwired_bits = std::bit_width(apsz);
+    uint64_t low = hardwired_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << hardwired_bits) - 1;
+    uint64_t hardwired = config_.aperture_base_bit >= 64 ? 0 : low << config_.aperture_base_bit;
+    uint64_t bar = context.Peek(config_.aperture);
+    if ((bar & hardwired) != 0) context.Poke(config_.aperture, bar & ~hardwired);
+  }
+
+  PciConfig config_;
+  bool requested_ = false;        // the request as last routed
+  bool msi_was_enabled_ = false;  // MSI enable as last routed
+  bool source_ = false;           // `inject pci-request`
+};
+
+class PciConfigProgram : public BehaviourProgram {
+ public:
+  PciConfigProgram(std::string name, PciConfig config)
+      : BehaviourProgram("pci-config", std::move(name)), config_(std::move(config)) {}
+  std::vector<RegisterId> WriteHooks() const override { return config_.hooked; }
+  bool RoutesInterrupts() const override { return true; }
+  std::unique_ptr<Behaviour> Instantiate() const override { return std::make_unique<PciConfigBehaviour>(config_); }
+
+ private:
+  PciConfig config_;
+};
+
+bool Resolve(const regdb::YamlNode& map, std::string_view key, bool required, const Model& model, RegisterId& out,
+             std::string& error) {
+  const regdb::YamlNode* node = map.Find(key);
+  if (!node) {
+    if (required) error = "pci-config needs '" + std::string(key) + "'";
+    return !required;
+  }
+  auto found = model.FindRegister(node->text);
+  if (!found) {
+    error = "pci-config: unknown register '" + node->text + "'";
+    return false;
+  }
+  out = *found;
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<BehaviourProgram> CompilePciConfig(const regdb::BehaviourSpec& spec, const Model& model,
+                                                   std::string& error) {
+  // The config was checked by regdb (CheckPciConfigConfig); only resolve it.
+  PciConfig config;
+  if (!Resolve(spec.config, "command", true, model, config.command, error) ||
+      !Resolve(spec.config, "status", false, model, config.status, error) ||
+      !Resolve(spec.config, "power", false, model, config.power, error)) {
+    return nullptr;
+  }
+  if (const regdb::YamlNode* spaces = spec.config.Find("memory_spaces")) {
+    for (const regdb::YamlNode& item : spaces->children) {
+      auto space = model.FindSpace(item.text);
+      if (!space) {
+        error = "pci-config: unknown space '" + item.text + "'";
+        return nullptr;
+      }
+      config.memory_spaces.push_back(*space);
+    }
+  }
+  if (const regdb::YamlNode* msi = spec.config.Find("msi")) {
+    config.has_msi = true;
+    if (!Resolve(*msi, "control", true, model, config.msi_control, error) ||
+        !Resolve(*msi, "address", true, model, config.msi_address, error) ||
+        !Resolve(*msi, "data", true, model, config.msi_data, error) ||
+        !Resolve(*msi, "mask", false, model, config.msi_mask, error) ||
+        !Resolve(*msi, "pending", false, model, config.msi_pending, error)) {
+      return nullptr;
+    }
+    if ((config.msi_mask == kNoRegister) != (config.msi_pending == kNoRegister)) {
+      error = "pci-config: per-vector masking needs both 'mask' and 'pending'";
+      return nullptr;
+    }
+  }
+  if (const regdb::YamlNode* aperture = spec.config.Find("aperture")) {
+    if (!Resolve(*aperture, "bar", true, model, config.aperture, error) ||
+        !Resolve(*aperture, "size", true, model, config.aperture_size, error)) {
+      return nullptr;
+    }
+    const regdb::YamlNode* field = aperture->Find("size_field");
+    for (const FieldModel& f : model.registers()[config.aperture_size].fields) {
+      if (field && f.name == field->text) config.aperture_size_mask = f.mask;
+    }
+    uint64_t writable = model.masks(model.registers()[config.aperture]).store;
+    if (config.aperture_size_mask == 0 || writable == 0) {
+      error = "pci-config: the aperture needs a 'size_field' of its size register and a writable BAR";
+      return nullptr;
+    }
+    config.aperture_base_bit = static_cast<unsigned>(std::countr_zero(writable));
+  }
+  for (RegisterId reg : {config.command, config.power, config.msi_control, config.msi_address, config.msi_data,
+                         config.msi_mask, config.aperture, config.aperture_size}) {
+    if (reg != kNoRegister) config.hooked.push_back(reg);
+  }
+  return std::make_unique<PciConfigProgram>(spec.name, std::move(config));
+}
+
+}  // namespace regemu::emulator

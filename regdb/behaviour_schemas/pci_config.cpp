@@ -1,0 +1,207 @@
+// `kind: pci-config`: the PCI function's configuration-space machinery
+// (memory decode, power states, MSI, the aperture size, the capability
+// chains). See yaml/README.md "behaviours" for the schema.
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "regdb/behaviour_kinds.hpp"
+#include "regdb/names.hpp"
+#include "regdb/numbers.hpp"
+#include "regdb/spelling.hpp"
+
+namespace regemu::regdb {
+namespace {
+
+// A register the behaviour names: it must exist, lie in the configuration
+// space and have the width the PCI spec gives it.
+const Register* ResolvePciRegister(const BehaviourSpec& spec, const YamlNode& map, std::string_view key,
+                                   unsigned width, bool required, const Database& database, SchemaReader& reader,
+                                   std::optional<SpaceIndex>& config_space) {
+  const YamlNode* node = required ? reader.Required(map, key, "pci-config behaviour '" + spec.name + "'")
+                                  : map.Find(key);
+  if (!node) return nullptr;
+  auto name = reader.Identifier(*node, std::string(key));
+  if (!name) return nullptr;
+  const Register* reg = database.RegisterNamed(*name);
+  if (!reg) {
+    reader.Error(*node, "pci-config behaviour '" + spec.name + "' names unknown register '" + *name + "'" +
+                            DidYouMean(*name, NamesOf(database.registers)));
+    return nullptr;
+  }
+  if (reg->space >= database.spaces.size()) return nullptr;  // reported by the link step
+  if (database.spaces[reg->space].kind != SpaceKind::kPciConfig) {
+    reader.Error(*node, "'" + std::string(key) + "' register '" + *name + "' is in space '" + reg->space_name +
+                            "', which is not a pci-config space");
+    return nullptr;
+  }
+  if (config_space && *config_space != reg->space) {
+    reader.Error(*node, "'" + std::string(key) + "' register '" + *name + "' is in space '" + reg->space_name +
+                            "', not in the configuration space of the behaviour's other registers ('" +
+                            database.spaces[*config_space].name + "')");
+    return nullptr;
+  }
+  config_space = reg->space;
+  if (reg->width != width) {
+    reader.Error(*node, "'" + std::string(key) + "' register '" + *name + "' is " + std::to_string(reg->width) +
+                            " bits wide; the PCI spec makes it " + std::to_string(width));
+    return nullptr;
+  }
+  return reg;
+}
+
+void CheckMemorySpaces(const BehaviourSpec& spec, const YamlNode& list, const Database& database,
+                       SchemaReader& reader) {
+  if (!reader.ExpectSequence(list, "pci-config memory_spaces")) return;
+  std::set<std::string> seen;
+  for (const YamlNode& item : list.children) {
+    auto name = reader.Identifier(item, "memory space");
+    if (!name) continue;
+    auto space = database.FindSpace(*name);
+    if (!space) {
+      reader.Error(item, "pci-config behaviour '" + spec.name + "' names unknown space '" + *name + "'" +
+                             DidYouMean(*name, NamesOf(database.spaces)));
+      continue;
+    }
+    if (database.spaces[*space].kind == SpaceKind::kPciConfig) {
+      reader.Error(item, "space '" + *name + "' is a pci-config space: configuration space stays accessible "
+                                             "whatever the command register and the power state say");
+    }
+    if (!seen.insert(*name).second) reader.Error(item, "space '" + *name + "' is listed twice");
+  }
+}
+
+// The byte at `offset` of `space` as the register resets leave it, or none
+// where no register holds it.
+std::optional<uint8_t> ResetByte(const Database& database, SpaceIndex space, uint64_t offset) {
+  for (const Register& reg : database.registers) {
+    if (reg.space != space || !reg.alias_of.empty()) continue;
+    if (offset >= reg.offset && offset < reg.offset + reg.size_bytes()) {
+      return static_cast<uint8_t>(reg.reset >> (8 * (offset - reg.offset)));
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<uint32_t> ResetBytes(const Database& database, SpaceIndex space, uint64_t offset, unsigned count) {
+  uint32_t value = 0;
+  for (unsigned i = 0; i < count; ++i) {
+    auto byte = ResetByte(database, space, offset + i);
+    if (!byte) return std::nullopt;
+    value |= uint32_t{*byte} << (8 * i);
+  }
+  return value;
+}
+
+// Walks both capability chains through the register resets, as Linux's
+// pci_find_capability (TTL 48) and pci_find_ext_capability (TTL 480) do.
+void CheckCapabilityChains(const BehaviourSpec& spec, const YamlNode& at, SpaceIndex config, const Database& database,
+                           SchemaReader& reader) {
+  const Space& space = database.spaces[config];
+  std::string who = "pci-config behaviour '" + spec.name + "': ";
+  if (auto pointer = ResetByte(database, config, 0x34)) {
+    std::set<uint64_t> visited;
+    uint64_t pos = *pointer;
+    for (int ttl = 48; pos != 0; --ttl) {
+      if (ttl == 0) {
+        reader.Error(at, who + "the capability chain is longer than 48 entries");
+        break;
+      }
+      if (pos < 0x40 || pos + 2 > space.size || pos % 4 != 0) {
+        reader.Error(at, who + "capability pointer " + Hex(pos) + " is not a dword offset in 0x40.." +
+                             Hex(std::min<uint64_t>(space.size, 0x100) - 4));
+        break;
+      }
+      if (!visited.insert(pos).second) {
+        reader.Error(at, who + "the capability chain loops back to " + Hex(pos));
+        break;
+      }
+      auto header = ResetBytes(database, config, pos, 2);
+      if (!header) {
+        reader.Error(at, who + "no register holds the capability header at " + Hex(pos));
+        break;
+      }
+      if ((*header & 0xFF) == 0xFF) break;
+      pos = *header >> 8;
+    }
+  }
+  if (space.size <= 0x100) return;
+  auto first = ResetBytes(database, config, 0x100, 4);
+  if (!first) return;  // no extended capability header modelled
+  std::set<uint64_t> visited;
+  uint64_t pos = 0x100;
+  for (int ttl = (4096 - 256) / 8; pos != 0; --ttl) {
+    if (ttl == 0) {
+      reader.Error(at, who + "the extended capability chain is longer than 480 entries");
+      break;
+    }
+    if (pos < 0x100 || pos + 4 > space.size) {
+      reader.Error(at, who + "extended capability pointer " + Hex(pos) + " is outside 0x100.." + Hex(space.size - 4));
+      break;
+    }
+    if (!visited.insert(pos).second) {
+      reader.Error(at, who + "the extended capability chain loops back to " + Hex(pos));
+      break;
+    }
+    auto header = ResetBytes(database, config, pos, 4);
+    if (!header) {
+      reader.Error(at, who + "no register holds the extended capability header at " + Hex(pos));
+      break;
+    }
+    if (*header == 0) break;
+    pos = (*header >> 20) & 0xFFC;
+  }
+}
+
+}  // namespace
+
+void CheckPciConfigConfig(const BehaviourSpec& spec, const Database& database, SchemaReader& reader) {
+  static constexpr std::array<std::string_view, 10> kKeys{"kind",  "name", "doc",         "ref", "command",
+                                                          "status", "power", "memory_spaces", "msi", "aperture"};
+  if (!reader.ExpectMap(spec.config, "a pci-config behaviour", kKeys)) return;
+  std::optional<SpaceIndex> config;
+  ResolvePciRegister(spec, spec.config, "command", 16, true, database, reader, config);
+  ResolvePciRegister(spec, spec.config, "status", 16, false, database, reader, config);
+  ResolvePciRegister(spec, spec.config, "power", 16, false, database, reader, config);
+  if (const YamlNode* spaces = spec.config.Find("memory_spaces")) CheckMemorySpaces(spec, *spaces, database, reader);
+  if (const YamlNode* msi = spec.config.Find("msi")) {
+    static constexpr std::array<std::string_view, 5> kMsiKeys{"control", "address", "data", "mask", "pending"};
+    if (reader.ExpectMap(*msi, "the MSI capability's registers", kMsiKeys)) {
+      ResolvePciRegister(spec, *msi, "control", 16, true, database, reader, config);
+      ResolvePciRegister(spec, *msi, "address", 32, true, database, reader, config);
+      ResolvePciRegister(spec, *msi, "data", 16, true, database, reader, config);
+      ResolvePciRegister(spec, *msi, "mask", 32, false, database, reader, config);
+      ResolvePciRegister(spec, *msi, "pending", 32, false, database, reader, config);
+      if ((msi->Find("mask") == nullptr) != (msi->Find("pending") == nullptr)) {
+        reader.Error(*msi, "per-vector masking needs both 'mask' and 'pending'");
+      }
+    }
+  }
+  if (const YamlNode* aperture = spec.config.Find("aperture")) {
+    static constexpr std::array<std::string_view, 3> kApertureKeys{"bar", "size", "size_field"};
+    if (reader.ExpectMap(*aperture, "the aperture BAR and its size control", kApertureKeys)) {
+      ResolvePciRegister(spec, *aperture, "bar", 64, true, database, reader, config);
+      const YamlNode* size_node = reader.Required(*aperture, "size", "pci-config aperture");
+      const YamlNode* field_node = reader.Required(*aperture, "size_field", "pci-config aperture");
+      auto size_name = size_node ? reader.Identifier(*size_node, "size") : std::nullopt;
+      auto field_name = field_node ? reader.Identifier(*field_node, "size_field") : std::nullopt;
+      const Register* size = size_name ? database.RegisterNamed(*size_name) : nullptr;
+      if (size_name && !size) {
+        reader.Error(*size_node, "pci-config behaviour '" + spec.name + "' names unknown register '" + *size_name +
+                                     "'" + DidYouMean(*size_name, NamesOf(database.registers)));
+      }
+      if (size && field_name && !size->FindField(*field_name)) {
+        reader.Error(*field_node, "register '" + size->name + "' has no field '" + *field_name + "'" +
+                                      DidYouMean(*field_name, NamesOf(size->fields)));
+      }
+    }
+  }
+  if (config && *config < database.spaces.size()) {
+    const YamlNode* at = spec.config.Find("command");
+    CheckCapabilityChains(spec, at ? *at : spec.config, *config, database, reader);
+  }
+}
+
+}  // namespace regemu::regdb
