@@ -1,0 +1,134 @@
+// `kind: classic-iir`: an Intel ISR/IMR/IIR/IER quadruplet (GU_MISC, PCU,
+// display units; driver-facts 1.1, 1.6-1.8). i915 semantics:
+//   - ISR is the live status of the sources (`inject NAME BIT on|off`);
+//   - an event on bit b is latched into IIR b only while IMR b is 0 (a
+//     masked event is not latched; a source still live when IMR b is
+//     cleared is latched then);
+//   - IIR is write-1-to-clear (the core applies the policy);
+//   - the output is (IIR & IER) != 0, to the interrupt parent or the device.
+// Protocol rule (i915 gen3_assert_iir_is_zero, driver-facts 1.8): IIR must
+// be zero when IER goes from 0 to enabling bits (GEN3_IRQ_INIT).
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "emulator/behaviour.hpp"
+#include "regdb/numbers.hpp"
+
+namespace regemu::emulator {
+namespace {
+
+struct ClassicIirConfig {
+  RegisterId isr = 0;
+  RegisterId imr = 0;
+  RegisterId iir = 0;
+  RegisterId ier = 0;
+  unsigned width = 32;
+  std::string parent;
+};
+
+class ClassicIirBehaviour : public Behaviour {
+ public:
+  ClassicIirBehaviour(const ClassicIirConfig& config, const std::string& name) : config_(&config), name_(&name) {}
+
+  std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<ClassicIirBehaviour>(*this); }
+
+  void OnReset(BehaviourContext& context) override { Update(context); }
+
+  void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after) override {
+    if (reg == config_->imr) {
+      // Sources still live when their mask bit clears are latched now.
+      uint64_t unmasked = before & ~after;
+      Latch(context, context.Peek(config_->isr) & unmasked);
+    } else if (reg == config_->ier && before == 0 && after != 0) {
+      uint64_t iir = context.Peek(config_->iir);
+      if (iir != 0) {
+        context.ReportViolation(ViolationKind::kProtocol, config_->iir,
+                                "IIR must be zero when IER enables interrupts (i915 gen3_assert_iir_is_zero): " +
+                                    context.model().registers()[config_->iir].name + " holds " + regdb::Hex(iir) +
+                                    "; clear it (write 0xFFFFFFFF twice) before writing " +
+                                    context.model().registers()[config_->ier].name);
+      }
+    }
+    Update(context);
+  }
+
+  InjectResult Inject(BehaviourContext& context, std::string_view verb, std::span<const std::string> args,
+                      std::string& error) override {
+    if (verb != *name_) return InjectResult::kNotMine;
+    auto usage = [&](std::string why) {
+      error = why + "; usage: inject " + *name_ + " BIT [on|off]";
+      return InjectResult::kBadArguments;
+    };
+    if (args.empty() || args.size() > 2) return usage("expected a bit number");
+    auto bit = regdb::ParseUnsigned(args[0]);
+    if (!std::holds_alternative<uint64_t>(bit) || std::get<uint64_t>(bit) >= config_->width) {
+      return usage("bad bit '" + args[0] + "' (0.." + std::to_string(config_->width - 1) + ")");
+    }
+    uint64_t mask = uint64_t{1} << std::get<uint64_t>(bit);
+    uint64_t isr = context.Peek(config_->isr);
+    if (args.size() == 1) {
+      Latch(context, mask);  // a pulse: the source rises and falls again
+    } else if (args[1] == "on") {
+      context.Poke(config_->isr, isr | mask);
+      if ((isr & mask) == 0) Latch(context, mask);
+    } else if (args[1] == "off") {
+      context.Poke(config_->isr, isr & ~mask);
+    } else {
+      return usage("expected 'on' or 'off', got '" + args[1] + "'");
+    }
+    Update(context);
+    return InjectResult::kDone;
+  }
+
+ private:
+  void Latch(BehaviourContext& context, uint64_t bits) {
+    bits &= ~context.Peek(config_->imr);
+    if (bits != 0) context.Poke(config_->iir, context.Peek(config_->iir) | bits);
+  }
+
+  void Update(BehaviourContext& context) {
+    context.SetInterrupt((context.Peek(config_->iir) & context.Peek(config_->ier)) != 0);
+  }
+
+  const ClassicIirConfig* config_;  // owned by the program, which outlives every device of its model
+  const std::string* name_;
+};
+
+class ClassicIirProgram : public BehaviourProgram {
+ public:
+  ClassicIirProgram(std::string name, ClassicIirConfig config)
+      : BehaviourProgram("classic-iir", std::move(name)), config_(std::move(config)) {}
+
+  std::vector<RegisterId> WriteHooks() const override { return {config_.imr, config_.iir, config_.ier}; }
+  std::string InterruptParent() const override { return config_.parent; }
+  std::unique_ptr<Behaviour> Instantiate() const override {
+    return std::make_unique<ClassicIirBehaviour>(config_, name());
+  }
+
+ private:
+  ClassicIirConfig config_;
+};
+
+}  // namespace
+
+std::unique_ptr<BehaviourProgram> CompileClassicIir(const regdb::BehaviourSpec& spec, const Model& model,
+                                                    std::string& error) {
+  // The config was checked by regdb (CheckClassicIirConfig); only resolve it.
+  ClassicIirConfig config;
+  for (auto [key, out] : {std::pair{"isr", &config.isr}, std::pair{"imr", &config.imr},
+                          std::pair{"iir", &config.iir}, std::pair{"ier", &config.ier}}) {
+    const regdb::YamlNode* node = spec.config.Find(key);
+    auto id = node ? model.FindRegister(node->text) : std::nullopt;
+    if (!id) {
+      error = std::string("classic-iir needs a known '") + key + "' register";
+      return nullptr;
+    }
+    *out = *id;
+  }
+  config.width = model.registers()[config.iir].width;
+  if (const regdb::YamlNode* parent = spec.config.Find("interrupt_parent")) config.parent = parent->text;
+  return std::make_unique<ClassicIirProgram>(spec.name, std::move(config));
+}
+
+}  // namespace regemu::emulator

@@ -1,0 +1,460 @@
+// `kind: gen11-interrupts`: the Gen11 hierarchical GT interrupt logic (seed
+// 001 "Interrupts": Host SW Interface, Interrupt Aggregating Logic, Shared
+// IIR/Selector, Enable and Mask Registers; driver-facts 1.1-1.8). The engine
+// table (class, instance, GT INT DW bank and bit, enable and mask halves)
+// comes from the YAML configuration; this file only interprets it.
+//
+// First level: an event (16 bits of data) is ANDed with the engine's enable
+// half (disabled bits are dropped) and ORed into the per-instance collapsing
+// register; its bits not masked by the instance's mask half raise the
+// engine's bit in its GT INT DW. Masked bits stay pending and raise the bit
+// when unmasked.
+//
+// Second level: GT INT DW is double-buffered. A frontdoor read of a non-zero
+// DW locks it; while locked, raised bits go to secondary storage; when a
+// write leaves DW completely clear, the lock ends and the secondary bits
+// become DW (a second DW-level event).
+//
+// Service: a one-hot selector write presents the selected engine's unmasked
+// pending bits in the identity (Shared IIR) with DATA_VALID (bit 31),
+// instance (25:20) and class (18:16); clearing DATA_VALID (write 1) clears
+// the identity, the selector and the presented bits of the engine.
+//
+// Master: each bank's DW level and each child behaviour's output (classic
+// IIRs) has a bit; the output is master enable && any level bit.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "emulator/behaviour.hpp"
+#include "regdb/numbers.hpp"
+
+namespace regemu::emulator {
+namespace {
+
+constexpr uint64_t kValid = uint64_t{1} << 31;
+constexpr uint16_t kNoEngine = 0xFFFF;
+
+struct Half {  // a 16-bit field of an enable or mask register
+  RegisterId reg = 0;
+  unsigned shift = 0;
+  bool present = false;
+};
+
+struct Engine {
+  std::string name;
+  unsigned cls = 0;
+  unsigned instance = 0;
+  unsigned bank = 0;
+  unsigned bit = 0;
+  Half enable;
+  Half mask;  // absent: never masked
+};
+
+struct Bank {
+  RegisterId dw = 0;
+  RegisterId selector = 0;
+  RegisterId identity = 0;
+  unsigned master_bit = 0;
+  std::array<uint16_t, 32> engine_at{};  // engine index per DW bit, or kNoEngine
+};
+
+struct Child {
+  std::string name;
+  unsigned master_bit = 0;
+};
+
+struct Gen11Config {
+  RegisterId master = 0;
+  uint64_t enable_mask = 0;
+  uint64_t level_mask = 0;  // every bank's and child's master bit
+  std::vector<Bank> banks;
+  std::vector<Child> children;
+  std::vector<Engine> engines;
+};
+
+uint16_t HalfOf(BehaviourContext& context, const Half& half) {
+  return half.present ? static_cast<uint16_t>(context.Peek(half.reg) >> half.shift) : 0;
+}
+
+class Gen11InterruptsBehaviour : public Behaviour {
+ public:
+  Gen11InterruptsBehaviour(const Gen11Config& config, const std::string& name)
+      : config_(&config), name_(&name), pending_(config.engines.size(), 0), banks_(config.banks.size()) {}
+
+  std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<Gen11InterruptsBehaviour>(*this); }
+
+  void OnReset(BehaviourContext& context) override {
+    std::fill(pending_.begin(), pending_.end(), 0);
+    std::fill(banks_.begin(), banks_.end(), BankState{});
+    child_levels_ = 0;
+    UpdateMaster(context);
+  }
+
+  uint64_t AfterRead(BehaviourContext&, RegisterId reg, uint64_t value) override {
+    // "A snapshot of events is taken when SW reads GT INT DW." An empty DW
+    // has nothing to snapshot and is not locked (SW never clears it).
+    for (size_t b = 0; b < config_->banks.size(); ++b) {
+      if (config_->banks[b].dw == reg && value != 0) banks_[b].locked = true;
+    }
+    return value;
+  }
+
+  void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after) override {
+    if (reg == config_->master) {
+      UpdateMaster(context);
+      return;
+    }
+    for (uint32_t b = 0; b < config_->banks.size(); ++b) {
+      const Bank& bank = config_->banks[b];
+      if (reg == bank.dw) return WriteDw(context, b, before, after);
+      if (reg == bank.selector) return WriteSelector(context, b, after);
+      if (reg == bank.identity) return WriteIdentity(context, b, before, after);
+    }
+    // A mask register: pending events whose bits were unmasked go forward.
+    for (size_t e = 0; e < config_->engines.size(); ++e) {
+      const Half& mask = config_->engines[e].mask;
+      if (!mask.present || mask.reg != reg) continue;
+      uint64_t unmasked = (before >> mask.shift) & ~(after >> mask.shift) & 0xFFFF;
+      if ((pending_[e] & unmasked) != 0) Raise(context, e);
+    }
+    UpdateMaster(context);
+  }
+
+  void OnChildInterrupt(BehaviourContext& context, std::string_view child, bool asserted) override {
+    for (const Child& c : config_->children) {
+      if (c.name != child) continue;
+      uint64_t bit = uint64_t{1} << c.master_bit;
+      child_levels_ = asserted ? child_levels_ | bit : child_levels_ & ~bit;
+      UpdateMaster(context);
+    }
+  }
+
+  InjectResult Inject(BehaviourContext& context, std::string_view verb, std::span<const std::string> args,
+                      std::string& error) override {
+    if (verb != *name_) return InjectResult::kNotMine;
+    auto bad = [&](std::string why) {
+      error = why + "; usage: inject " + *name_ + " ENGINE DATA | inject " + *name_ +
+              " message WORD | inject " + *name_ + " message CLASS INSTANCE VF DATA";
+      return InjectResult::kBadArguments;
+    };
+    auto number = [&](const std::string& text, uint64_t max, uint64_t& out) {
+      auto parsed = regdb::ParseUnsigned(text);
+      if (!std::holds_alternative<uint64_t>(parsed) || std::get<uint64_t>(parsed) > max) return false;
+      out = std::get<uint64_t>(parsed);
+      return true;
+    };
+    uint64_t cls = 0, instance = 0, vf = 0, data = 0;
+    if (!args.empty() && args[0] == "message") {
+      if (args.size() == 2) {
+        uint64_t word = 0;
+        if (!number(args[1], 0xFFFFFFFF, word)) return bad("bad message word '" + args[1] + "'");
+        if ((word & 0xC4080000) != 0) return bad("message " + regdb::Hex(word) + " sets reserved bits 31:30, 26 or 19");
+        vf = (word >> 27) & 7;
+        instance = (word >> 20) & 0x3F;
+        cls = (word >> 16) & 7;
+        data = word & 0xFFFF;
+      } else if (args.size() == 5) {
+        if (!number(args[1], 7, cls)) return bad("bad class '" + args[1] + "' (0..7)");
+        if (!number(args[2], 63, instance)) return bad("bad instance '" + args[2] + "' (0..63)");
+        if (!number(args[3], 7, vf)) return bad("bad VF '" + args[3] + "' (0..7)");
+        if (!number(args[4], 0xFFFF, data)) return bad("bad data '" + args[4] + "' (16 bits)");
+      } else {
+        return bad("'message' takes one word or four fields");
+      }
+      if (vf != 0) return bad("VF " + std::to_string(vf) + ": only the physical function's registers (VF 0) are modelled");
+      for (size_t e = 0; e < config_->engines.size(); ++e) {
+        if (config_->engines[e].cls == cls && config_->engines[e].instance == instance) {
+          Event(context, e, static_cast<uint16_t>(data));
+          return InjectResult::kDone;
+        }
+      }
+      return bad("no engine of class " + std::to_string(cls) + " instance " + std::to_string(instance));
+    }
+    if (args.size() != 2) return bad("expected an engine and 16 bits of data");
+    if (!number(args[1], 0xFFFF, data)) return bad("bad data '" + args[1] + "' (16 bits)");
+    for (size_t e = 0; e < config_->engines.size(); ++e) {
+      if (config_->engines[e].name == args[0]) {
+        Event(context, e, static_cast<uint16_t>(data));
+        return InjectResult::kDone;
+      }
+    }
+    return bad("unknown engine '" + args[0] + "'");
+  }
+
+ private:
+  struct BankState {
+    bool locked = false;
+    uint32_t secondary = 0;   // DW_CR: bits raised while DW is locked
+    uint32_t serviced = 0;    // bits whose engine went through selector + identity since the last clear
+    uint16_t selected = kNoEngine;
+    uint16_t presented = 0;   // the data shown in the identity
+  };
+
+  void Event(BehaviourContext& context, size_t e, uint16_t data) {
+    const Engine& engine = config_->engines[e];
+    data &= HalfOf(context, engine.enable);  // disabled events are dropped
+    if (data == 0) return;
+    pending_[e] |= data;
+    if ((data & ~HalfOf(context, engine.mask)) != 0) {
+      Raise(context, e);
+      UpdateMaster(context);
+    }
+  }
+
+  // The engine's second-level event: its DW bit, or secondary storage while DW is locked.
+  void Raise(BehaviourContext& context, size_t e) {
+    const Engine& engine = config_->engines[e];
+    uint32_t bit = uint32_t{1} << engine.bit;
+    BankState& state = banks_[engine.bank];
+    if (state.locked) {
+      state.secondary |= bit;
+    } else {
+      RegisterId dw = config_->banks[engine.bank].dw;
+      context.Poke(dw, context.Peek(dw) | bit);
+    }
+  }
+
+  std::string EngineAt(uint32_t b, unsigned bit) const {
+    uint16_t e = config_->banks[b].engine_at[bit];
+    return e == kNoEngine ? "bit " + std::to_string(bit)
+                          : "bit " + std::to_string(bit) + " (" + config_->engines[e].name + ")";
+  }
+
+  void WriteDw(BehaviourContext& context, uint32_t b, uint64_t before, uint64_t after) {
+    const Bank& bank = config_->banks[b];
+    BankState& state = banks_[b];
+    auto cleared = static_cast<uint32_t>(before & ~after);
+    if (uint32_t unserviced = cleared & ~state.serviced; unserviced != 0) {
+      const auto& regs = context.model().registers();
+      std::string which;
+      for (uint32_t rest = unserviced; rest != 0; rest &= rest - 1) {
+        which += (which.empty() ? "" : ", ") + EngineAt(b, static_cast<unsigned>(std::countr_zero(rest)));
+      }
+      context.ReportViolation(ViolationKind::kProtocol, bank.dw,
+                              regs[bank.dw].name + " " + which + " cleared without first servicing the engine via " +
+                                  regs[bank.selector].name + " and " + regs[bank.identity].name +
+                                  " (seed 001: DW_IIR bits must not be cleared without first servicing that "
+                                  "engine's interrupts via the Selector and Shared IIR registers)");
+    }
+    state.serviced &= ~cleared;
+    if (after == 0 && state.locked) {
+      state.locked = false;
+      if (state.secondary != 0) {
+        context.Poke(bank.dw, state.secondary);  // the second DW-level event
+        state.secondary = 0;
+      }
+    }
+    UpdateMaster(context);
+  }
+
+  void WriteSelector(BehaviourContext& context, uint32_t b, uint64_t value) {
+    const Bank& bank = config_->banks[b];
+    BankState& state = banks_[b];
+    const auto& regs = context.model().registers();
+    if (value == 0 || (value & (value - 1)) != 0) {
+      context.ReportViolation(ViolationKind::kProtocol, bank.selector,
+                              regs[bank.selector].name + " written with " + regdb::Hex(value) +
+                                  ", which is not one-hot (seed 001: the Selector data must be one-hot)");
+      return;
+    }
+    uint64_t dw = context.Peek(bank.dw);
+    if ((value & dw) == 0) {
+      context.ReportViolation(ViolationKind::kProtocol, bank.selector,
+                              regs[bank.selector].name + " selects " +
+                                  EngineAt(b, static_cast<unsigned>(std::countr_zero(value))) + ", not set in " +
+                                  regs[bank.dw].name + " (" + regdb::Hex(dw) +
+                                  ") (seed 001: the Selector must not have a bit set that is not set in DW_IIR)");
+      return;
+    }
+    if ((context.Peek(bank.identity) & kValid) != 0 && state.selected != kNoEngine) {
+      context.ReportViolation(ViolationKind::kProtocol, bank.selector,
+                              regs[bank.selector].name + " written while " + regs[bank.identity].name +
+                                  " still holds valid data of " + config_->engines[state.selected].name +
+                                  " (seed 001: SW must clear the Shared IIR by writing 1 to Data-Valid to end "
+                                  "service of the selected engine before selecting the next)");
+    }
+    uint16_t e = bank.engine_at[static_cast<unsigned>(std::countr_zero(value))];
+    if (e == kNoEngine) return;  // a DW bit no engine owns (poked through the backdoor)
+    const Engine& engine = config_->engines[e];
+    auto data = static_cast<uint16_t>(pending_[e] & ~HalfOf(context, engine.mask));
+    state.selected = e;
+    state.presented = data;
+    context.Poke(bank.identity, kValid | uint64_t{engine.instance} << 20 | uint64_t{engine.cls} << 16 | data);
+  }
+
+  void WriteIdentity(BehaviourContext& context, uint32_t b, uint64_t before, uint64_t after) {
+    const Bank& bank = config_->banks[b];
+    BankState& state = banks_[b];
+    if ((before & kValid) == 0 || (after & kValid) != 0) {
+      context.Poke(bank.identity, before);  // only DATA_VALID is the driver's to write
+      return;
+    }
+    if (state.selected != kNoEngine) {
+      pending_[state.selected] &= static_cast<uint16_t>(~state.presented);
+      state.serviced |= uint32_t{1} << config_->engines[state.selected].bit;
+    }
+    state.selected = kNoEngine;
+    state.presented = 0;
+    context.Poke(bank.identity, 0);
+    context.Poke(bank.selector, 0);
+  }
+
+  void UpdateMaster(BehaviourContext& context) {
+    uint64_t level = child_levels_;
+    for (const Bank& bank : config_->banks) {
+      if (context.Peek(bank.dw) != 0) level |= uint64_t{1} << bank.master_bit;
+    }
+    uint64_t master = (context.Peek(config_->master) & ~config_->level_mask) | level;
+    context.Poke(config_->master, master);
+    context.SetInterrupt((master & config_->enable_mask) != 0 && level != 0);
+  }
+
+  const Gen11Config* config_;  // owned by the program, which outlives every device of its model
+  const std::string* name_;
+  std::vector<uint16_t> pending_;  // per engine: its collapsing register (INST_CR)
+  std::vector<BankState> banks_;
+  uint64_t child_levels_ = 0;
+};
+
+class Gen11InterruptsProgram : public BehaviourProgram {
+ public:
+  Gen11InterruptsProgram(std::string name, Gen11Config config)
+      : BehaviourProgram("gen11-interrupts", std::move(name)), config_(std::move(config)) {}
+
+  std::vector<RegisterId> ReadHooks() const override {
+    std::vector<RegisterId> hooks;
+    for (const Bank& bank : config_.banks) hooks.push_back(bank.dw);
+    return hooks;
+  }
+
+  std::vector<RegisterId> WriteHooks() const override {
+    std::vector<RegisterId> hooks{config_.master};
+    for (const Bank& bank : config_.banks) {
+      hooks.insert(hooks.end(), {bank.dw, bank.selector, bank.identity});
+    }
+    for (const Engine& engine : config_.engines) {
+      if (engine.mask.present && std::find(hooks.begin(), hooks.end(), engine.mask.reg) == hooks.end()) {
+        hooks.push_back(engine.mask.reg);
+      }
+    }
+    return hooks;
+  }
+
+  std::unique_ptr<Behaviour> Instantiate() const override {
+    return std::make_unique<Gen11InterruptsBehaviour>(config_, name());
+  }
+
+ private:
+  Gen11Config config_;
+};
+
+bool ResolveRegister(const Model& model, const regdb::YamlNode* node, RegisterId& out, std::string& error) {
+  auto id = node ? model.FindRegister(node->text) : std::nullopt;
+  if (!id) {
+    error = "gen11-interrupts: unknown register '" + (node ? node->text : std::string("(missing)")) + "'";
+    return false;
+  }
+  out = *id;
+  return true;
+}
+
+bool ResolveUnsigned(const regdb::YamlNode* node, uint64_t max, unsigned& out, std::string& error) {
+  auto parsed = node ? regdb::ParseUnsigned(node->text) : regdb::ParseUnsigned("");
+  if (!std::holds_alternative<uint64_t>(parsed) || std::get<uint64_t>(parsed) > max) {
+    error = "gen11-interrupts: bad number '" + (node ? node->text : std::string("(missing)")) + "'";
+    return false;
+  }
+  out = static_cast<unsigned>(std::get<uint64_t>(parsed));
+  return true;
+}
+
+// `REGISTER.FIELD` naming a 16-bit field.
+bool ResolveHalf(const Model& model, const regdb::YamlNode* node, Half& out, std::string& error) {
+  if (node == nullptr) return true;
+  std::string_view text = node->text;
+  size_t dot = text.find('.');
+  auto id = dot == std::string_view::npos ? std::nullopt : model.FindRegister(text.substr(0, dot));
+  if (id) {
+    for (const FieldModel& field : model.registers()[*id].fields) {
+      if (field.name != text.substr(dot + 1) || std::popcount(field.mask) != 16) continue;
+      out = Half{*id, static_cast<unsigned>(std::countr_zero(field.mask)), true};
+      return true;
+    }
+  }
+  error = "gen11-interrupts: '" + node->text + "' is not a 16-bit REGISTER.FIELD";
+  return false;
+}
+
+}  // namespace
+
+std::unique_ptr<BehaviourProgram> CompileGen11Interrupts(const regdb::BehaviourSpec& spec, const Model& model,
+                                                         std::string& error) {
+  // The config was checked by regdb (CheckGen11InterruptsConfig); only resolve it.
+  Gen11Config config;
+  unsigned enable_bit = 0;
+  if (!ResolveRegister(model, spec.config.Find("master"), config.master, error) ||
+      !ResolveUnsigned(spec.config.Find("master_enable_bit"), 63, enable_bit, error)) {
+    return nullptr;
+  }
+  config.enable_mask = uint64_t{1} << enable_bit;
+  const regdb::YamlNode* banks = spec.config.Find("banks");
+  const regdb::YamlNode* engines = spec.config.Find("engines");
+  if (!banks || !engines) {
+    error = "gen11-interrupts needs 'banks' and 'engines'";
+    return nullptr;
+  }
+  for (const regdb::YamlNode& node : banks->children) {
+    Bank bank;
+    bank.engine_at.fill(kNoEngine);
+    if (!ResolveRegister(model, node.Find("dw"), bank.dw, error) ||
+        !ResolveRegister(model, node.Find("selector"), bank.selector, error) ||
+        !ResolveRegister(model, node.Find("identity"), bank.identity, error) ||
+        !ResolveUnsigned(node.Find("master_bit"), 63, bank.master_bit, error)) {
+      return nullptr;
+    }
+    config.level_mask |= uint64_t{1} << bank.master_bit;
+    config.banks.push_back(bank);
+  }
+  if (const regdb::YamlNode* children = spec.config.Find("children")) {
+    for (const regdb::YamlNode& node : children->children) {
+      Child child;
+      const regdb::YamlNode* name = node.Find("behaviour");
+      if (!name || !ResolveUnsigned(node.Find("master_bit"), 63, child.master_bit, error)) {
+        if (error.empty()) error = "gen11-interrupts: a child needs 'behaviour'";
+        return nullptr;
+      }
+      child.name = name->text;
+      config.level_mask |= uint64_t{1} << child.master_bit;
+      config.children.push_back(child);
+    }
+  }
+  for (const regdb::YamlNode& node : engines->children) {
+    Engine engine;
+    const regdb::YamlNode* name = node.Find("name");
+    if (!name || !ResolveUnsigned(node.Find("class"), 7, engine.cls, error) ||
+        !ResolveUnsigned(node.Find("instance"), 63, engine.instance, error) ||
+        !ResolveUnsigned(node.Find("bank"), config.banks.size() - 1, engine.bank, error) ||
+        !ResolveUnsigned(node.Find("bit"), 31, engine.bit, error) ||
+        !ResolveHalf(model, node.Find("enable"), engine.enable, error) ||
+        !ResolveHalf(model, node.Find("mask"), engine.mask, error)) {
+      if (error.empty()) error = "gen11-interrupts: an engine needs a 'name'";
+      return nullptr;
+    }
+    engine.name = name->text;
+    uint16_t& slot = config.banks[engine.bank].engine_at[engine.bit];
+    if (slot != kNoEngine) {
+      error = "gen11-interrupts: engines '" + config.engines[slot].name + "' and '" + engine.name + "' share a bit";
+      return nullptr;
+    }
+    slot = static_cast<uint16_t>(config.engines.size());
+    config.engines.push_back(std::move(engine));
+  }
+  return std::make_unique<Gen11InterruptsProgram>(spec.name, std::move(config));
+}
+
+}  // namespace regemu::emulator

@@ -1,0 +1,64 @@
+// `kind: classic-iir`: an Intel ISR/IMR/IIR/IER quadruplet and, optionally,
+// the behaviour its interrupt output feeds. See yaml/README.md "behaviours".
+#include <array>
+#include <string>
+#include <vector>
+
+#include "regdb/behaviour_kinds.hpp"
+#include "regdb/names.hpp"
+#include "regdb/spelling.hpp"
+
+namespace regemu::regdb {
+
+namespace {
+
+std::vector<std::string_view> BehaviourNames(const Database& database) {
+  std::vector<std::string_view> names;
+  for (const BehaviourSpec& b : database.behaviours) names.push_back(b.name);
+  return names;
+}
+
+bool HasBehaviour(const Database& database, std::string_view name) {
+  for (const BehaviourSpec& b : database.behaviours) {
+    if (b.name == name) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void CheckClassicIirConfig(const BehaviourSpec& spec, const Database& database, SchemaReader& reader) {
+  static constexpr std::array<std::string_view, 7> kKeys{"kind", "name", "isr", "imr", "iir", "ier",
+                                                         "interrupt_parent"};
+  if (!reader.ExpectMap(spec.config, "a classic-iir behaviour", kKeys)) return;
+  static constexpr std::array<std::string_view, 4> kRoles{"isr", "imr", "iir", "ier"};
+  std::array<const Register*, 4> regs{};
+  for (size_t i = 0; i < kRoles.size(); ++i) {
+    regs[i] = ResolveRegisterKey(spec, kRoles[i], true, database, reader);
+    if (!regs[i]) continue;
+    for (size_t j = 0; j < i; ++j) {
+      if (regs[j] == regs[i]) {
+        reader.Error(*spec.config.Find(kRoles[i]), "classic-iir behaviour '" + spec.name + "' uses register '" +
+                                                       regs[i]->name + "' as both " + std::string(kRoles[j]) +
+                                                       " and " + std::string(kRoles[i]));
+      } else if (regs[j] && regs[j]->width != regs[i]->width) {
+        reader.Error(*spec.config.Find(kRoles[i]),
+                     "classic-iir behaviour '" + spec.name + "': " + std::string(kRoles[i]) + " '" + regs[i]->name +
+                         "' is " + std::to_string(regs[i]->width) + " bits wide but " + std::string(kRoles[j]) +
+                         " '" + regs[j]->name + "' is " + std::to_string(regs[j]->width));
+      }
+    }
+  }
+  if (const YamlNode* parent = spec.config.Find("interrupt_parent")) {
+    auto name = reader.Identifier(*parent, "interrupt_parent");
+    if (!name) return;
+    if (*name == spec.name) {
+      reader.Error(*parent, "classic-iir behaviour '" + spec.name + "' names itself as its interrupt parent");
+    } else if (!HasBehaviour(database, *name)) {
+      reader.Error(*parent, "classic-iir behaviour '" + spec.name + "' names unknown interrupt parent '" + *name +
+                                "'" + DidYouMean(*name, BehaviourNames(database)));
+    }
+  }
+}
+
+}  // namespace regemu::regdb

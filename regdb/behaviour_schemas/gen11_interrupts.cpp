@@ -1,0 +1,243 @@
+// `kind: gen11-interrupts`: the Gen11 hierarchical GT interrupt logic (seed
+// 001 "Interrupts"): master control, GT INT DW banks with their selector and
+// identity (Shared IIR), child behaviours feeding master bits, and the
+// engine table. See yaml/README.md "behaviours".
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "regdb/behaviour_kinds.hpp"
+#include "regdb/names.hpp"
+#include "regdb/spelling.hpp"
+
+namespace regemu::regdb {
+namespace {
+
+constexpr unsigned kOtherClass = 4;
+
+class Gen11Check {
+ public:
+  Gen11Check(const BehaviourSpec& spec, const Database& database, SchemaReader& reader)
+      : spec_(spec), database_(database), reader_(reader) {}
+
+  void Run() {
+    static constexpr std::array<std::string_view, 7> kKeys{"kind",  "name",     "master", "master_enable_bit",
+                                                           "banks", "children", "engines"};
+    if (!reader_.ExpectMap(spec_.config, "a gen11-interrupts behaviour", kKeys)) return;
+    const Register* master = ResolveRegisterKey(spec_, "master", true, database_, reader_);
+    master_width_ = master ? master->width : 64;
+    if (const YamlNode* bit = reader_.Required(spec_.config, "master_enable_bit", What())) {
+      if (auto value = reader_.Unsigned(*bit, "master_enable_bit", 0, master_width_ - 1)) {
+        UseMasterBit(*bit, *value, "the master enable");
+      }
+    }
+    if (const YamlNode* banks = reader_.Required(spec_.config, "banks", What())) CheckBanks(*banks);
+    if (const YamlNode* children = spec_.config.Find("children")) CheckChildren(*children);
+    if (const YamlNode* engines = reader_.Required(spec_.config, "engines", What())) CheckEngines(*engines);
+  }
+
+ private:
+  std::string What() const { return "gen11-interrupts behaviour '" + spec_.name + "'"; }
+
+  void UseMasterBit(const YamlNode& node, uint64_t bit, std::string user) {
+    auto [it, fresh] = master_bits_.emplace(bit, user);
+    if (!fresh) {
+      reader_.Error(node, "master bit " + std::to_string(bit) + " of " + What() + " is used by both " + it->second +
+                              " and " + user);
+    }
+  }
+
+  const Register* Resolve(const YamlNode& node, std::string_view what) {
+    auto name = reader_.Identifier(node, what);
+    if (!name) return nullptr;
+    if (const Register* reg = database_.RegisterNamed(*name)) return reg;
+    reader_.Error(node, What() + " names unknown register '" + *name + "'" +
+                            DidYouMean(*name, NamesOf(database_.registers)));
+    return nullptr;
+  }
+
+  // `REGISTER.FIELD` of a 16-bit field; returns "REGISTER.FIELD" or nothing.
+  std::optional<std::string> ResolveHalf(const YamlNode& node, std::string_view what) {
+    auto text = reader_.Text(node, what);
+    if (!text) return std::nullopt;
+    size_t dot = text->find('.');
+    if (dot == std::string::npos) {
+      reader_.Error(node, std::string(what) + " '" + *text + "' must be REGISTER.FIELD (a 16-bit half)");
+      return std::nullopt;
+    }
+    std::string reg_name = text->substr(0, dot);
+    std::string field_name = text->substr(dot + 1);
+    const Register* reg = database_.RegisterNamed(reg_name);
+    if (!reg) {
+      reader_.Error(node, What() + " names unknown register '" + reg_name + "'" +
+                              DidYouMean(reg_name, NamesOf(database_.registers)));
+      return std::nullopt;
+    }
+    const Field* field = reg->FindField(field_name);
+    if (!field) {
+      reader_.Error(node, "register '" + reg->name + "' has no field '" + field_name + "'" +
+                              DidYouMean(field_name, NamesOf(reg->fields)));
+      return std::nullopt;
+    }
+    if (field->bits.width() != 16) {
+      reader_.Error(node, std::string(what) + " '" + *text + "' is " + std::to_string(field->bits.width()) +
+                              " bits wide; an enable or mask half is 16 bits");
+      return std::nullopt;
+    }
+    return *text;
+  }
+
+  void CheckBanks(const YamlNode& banks) {
+    static constexpr std::array<std::string_view, 4> kKeys{"dw", "selector", "identity", "master_bit"};
+    if (!reader_.ExpectSequence(banks, "gen11-interrupts banks")) return;
+    if (banks.children.empty()) reader_.Error(banks, What() + " needs at least one bank");
+    bank_count_ = banks.children.size();
+    for (size_t b = 0; b < banks.children.size(); ++b) {
+      const YamlNode& bank = banks.children[b];
+      if (!reader_.ExpectMap(bank, "a gen11-interrupts bank", kKeys)) continue;
+      for (std::string_view key : {"dw", "selector", "identity"}) {
+        if (const YamlNode* node = reader_.Required(bank, key, "gen11-interrupts bank")) {
+          const Register* reg = Resolve(*node, key);
+          if (reg && !used_registers_.emplace(reg->name, std::string(key)).second) {
+            reader_.Error(*node, "register '" + reg->name + "' is used twice by " + What());
+          }
+        }
+      }
+      if (const YamlNode* bit = reader_.Required(bank, "master_bit", "gen11-interrupts bank")) {
+        if (auto value = reader_.Unsigned(*bit, "master_bit", 0, master_width_ - 1)) {
+          UseMasterBit(*bit, *value, "bank " + std::to_string(b));
+        }
+      }
+    }
+  }
+
+  void CheckChildren(const YamlNode& children) {
+    static constexpr std::array<std::string_view, 2> kKeys{"behaviour", "master_bit"};
+    if (!reader_.ExpectSequence(children, "gen11-interrupts children")) return;
+    std::vector<std::string_view> names;
+    for (const BehaviourSpec& b : database_.behaviours) names.push_back(b.name);
+    for (const YamlNode& child : children.children) {
+      if (!reader_.ExpectMap(child, "a gen11-interrupts child", kKeys)) continue;
+      std::string label = "a child";
+      if (const YamlNode* node = reader_.Required(child, "behaviour", "gen11-interrupts child")) {
+        if (auto name = reader_.Identifier(*node, "behaviour")) {
+          label = "child '" + *name + "'";
+          const BehaviourSpec* found = nullptr;
+          for (const BehaviourSpec& b : database_.behaviours) {
+            if (b.name == *name) found = &b;
+          }
+          if (!found) {
+            reader_.Error(*node, What() + " names unknown child behaviour '" + *name + "'" + DidYouMean(*name, names));
+          } else {
+            const YamlNode* parent = found->config.Find("interrupt_parent");
+            if (!parent || parent->text != spec_.name) {
+              reader_.Error(*node, "child behaviour '" + *name + "' of " + What() +
+                                       " must name it as its parent: `interrupt_parent: " + spec_.name + "`");
+            }
+          }
+        }
+      }
+      if (const YamlNode* bit = reader_.Required(child, "master_bit", "gen11-interrupts child")) {
+        if (auto value = reader_.Unsigned(*bit, "master_bit", 0, master_width_ - 1)) UseMasterBit(*bit, *value, label);
+      }
+    }
+  }
+
+  void CheckEngines(const YamlNode& engines) {
+    static constexpr std::array<std::string_view, 7> kKeys{"name", "class", "instance", "bank",
+                                                           "bit",  "enable", "mask"};
+    if (!reader_.ExpectSequence(engines, "gen11-interrupts engines")) return;
+    if (engines.children.empty()) reader_.Error(engines, What() + " needs at least one engine");
+    std::map<std::string, std::string> names;                      // engine -> itself (duplicates)
+    std::map<std::pair<uint64_t, uint64_t>, std::string> ids;       // (class, instance) -> engine
+    std::map<std::pair<uint64_t, uint64_t>, std::string> bits;      // (bank, bit) -> engine
+    std::map<uint64_t, std::pair<std::string, std::string>> class_enable;  // class -> (enable, engine)
+    std::map<std::string, std::string> other_enables;              // enable of an Other engine -> engine
+    std::map<std::string, std::string> masks;                      // mask half -> engine
+    for (const YamlNode& engine : engines.children) {
+      if (!reader_.ExpectMap(engine, "a gen11-interrupts engine", kKeys)) continue;
+      std::string name = "?";
+      if (const YamlNode* node = reader_.Required(engine, "name", "gen11-interrupts engine")) {
+        if (auto text = reader_.Identifier(*node, "engine name")) {
+          name = *text;
+          if (!names.emplace(name, name).second) reader_.Error(*node, "engine '" + name + "' is declared twice");
+        }
+      }
+      std::optional<uint64_t> cls;
+      if (const YamlNode* node = reader_.Required(engine, "class", "gen11-interrupts engine")) {
+        cls = reader_.Unsigned(*node, "class", 0, 7);
+        if (cls && *cls >= 6) {
+          reader_.Error(*node, "engine class " + std::to_string(*cls) + " is reserved (seed 001: classes 6-7)");
+        }
+      }
+      const YamlNode* instance_node = reader_.Required(engine, "instance", "gen11-interrupts engine");
+      std::optional<uint64_t> instance = instance_node ? reader_.Unsigned(*instance_node, "instance", 0, 63) : std::nullopt;
+      if (cls && instance) {
+        auto [it, fresh] = ids.emplace(std::pair{*cls, *instance}, name);
+        if (!fresh) {
+          reader_.Error(*instance_node, "engine '" + name + "' has the class " + std::to_string(*cls) +
+                                            " and instance " + std::to_string(*instance) + " of engine '" +
+                                            it->second + "'");
+        }
+      }
+      const YamlNode* bank_node = reader_.Required(engine, "bank", "gen11-interrupts engine");
+      std::optional<uint64_t> bank =
+          bank_node ? reader_.Unsigned(*bank_node, "bank", 0, bank_count_ == 0 ? 0 : bank_count_ - 1) : std::nullopt;
+      const YamlNode* bit_node = reader_.Required(engine, "bit", "gen11-interrupts engine");
+      std::optional<uint64_t> bit = bit_node ? reader_.Unsigned(*bit_node, "bit", 0, 31) : std::nullopt;
+      if (bank && bit) {
+        auto [it, fresh] = bits.emplace(std::pair{*bank, *bit}, name);
+        if (!fresh) {
+          reader_.Error(*bit_node, "engine '" + name + "' uses bit " + std::to_string(*bit) + " of bank " +
+                                       std::to_string(*bank) + ", already used by engine '" + it->second + "'");
+        }
+      }
+      if (const YamlNode* node = reader_.Required(engine, "enable", "gen11-interrupts engine")) {
+        if (auto half = ResolveHalf(*node, "enable"); half && cls) {
+          if (*cls == kOtherClass) {
+            auto [it, fresh] = other_enables.emplace(*half, name);
+            if (!fresh) {
+              reader_.Error(*node, "engines '" + it->second + "' and '" + name + "' of the Other class share enable '" +
+                                       *half + "' (seed 001: each instance in the Other class has its own Enable)");
+            }
+          } else {
+            auto [it, fresh] = class_enable.emplace(*cls, std::pair{*half, name});
+            if (!fresh && it->second.first != *half) {
+              reader_.Error(*node, "engine '" + name + "' has enable '" + *half + "' but engine '" + it->second.second +
+                                       "' of the same class has '" + it->second.first +
+                                       "' (seed 001: instances of a class share one Enable register)");
+            }
+          }
+        }
+      }
+      if (const YamlNode* node = engine.Find("mask")) {
+        if (auto half = ResolveHalf(*node, "mask")) {
+          auto [it, fresh] = masks.emplace(*half, name);
+          if (!fresh) {
+            reader_.Error(*node, "engines '" + it->second + "' and '" + name + "' share mask '" + *half +
+                                     "' (seed 001: every instance has its own Mask register)");
+          }
+        }
+      }
+    }
+  }
+
+  const BehaviourSpec& spec_;
+  const Database& database_;
+  SchemaReader& reader_;
+  unsigned master_width_ = 64;
+  size_t bank_count_ = 0;
+  std::map<uint64_t, std::string> master_bits_;
+  std::map<std::string, std::string> used_registers_;
+};
+
+}  // namespace
+
+void CheckGen11InterruptsConfig(const BehaviourSpec& spec, const Database& database, SchemaReader& reader) {
+  Gen11Check(spec, database, reader).Run();
+}
+
+}  // namespace regemu::regdb
