@@ -43,7 +43,7 @@ class ClassicIirBehaviour : public Behaviour {
     } else if (reg == config_->ier && before == 0 && after != 0) {
       uint64_t iir = context.Peek(config_->iir);
       if (iir != 0) {
-        context.ReportViolation(ViolationKind::kProtocol, config_->iir,
+        context.ReportViolation(ViolationKind::kProtocol, config_->ier,
                                 "IIR must be zero when IER enables interrupts (i915 gen3_assert_iir_is_zero): " +
                                     context.model().registers()[config_->iir].name + " holds " + regdb::Hex(iir) +
                                     "; clear it (write 0xFFFFFFFF twice) before writing " +
