@@ -78,7 +78,7 @@ struct Gen11Config {
 };
 
 uint16_t HalfOf(BehaviourContext& context, const Half& half) {
-  return half.present ? static_cast<uint16_t>(context.Peek(half.reg) >> half.shift) : 0;
+  return half.present ? static_cast<uint16_t>(context.Peek(half.reg) >> half.shift) : uint16_t{0};
 }
 
 class Gen11InterruptsBehaviour : public Behaviour {
