@@ -26,6 +26,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "emulator/model.hpp"
@@ -92,6 +93,22 @@ struct GatedRange {
   uint32_t tag = 0;
 };
 
+// A power domain a behaviour models (Intel force-wake), described for tools
+// that reason about a driver's protocol rather than enforce it: the
+// fakes' protocol rules, annotated traces.
+struct PowerDomainInfo {
+  std::string name;
+  RegisterId request = 0;  // the driver's request register
+  RegisterId ack = 0;      // the ack register the driver polls
+  SpaceId space = 0;
+  // The ranges (inclusive) this domain powers, as declared; a range powered
+  // by several domains needs all of them.
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  // Registers inside those ranges that take writes while the domain sleeps
+  // (shadowed), as [first, last] offsets.
+  std::vector<std::pair<uint64_t, uint64_t>> shadowed;
+};
+
 // Why the gate refused an access: recorded as a violation of `kind`; the
 // read returns 0 and the write is dropped.
 struct AccessRefusal {
@@ -145,6 +162,8 @@ class BehaviourProgram {
   // Ranges whose accesses go through Behaviour::CheckAccess first. Ranges of
   // one space must not overlap, also across behaviours (Compile refuses).
   virtual std::vector<GatedRange> GatedRanges() const { return {}; }
+  // The power domains this behaviour models, if any.
+  virtual std::vector<PowerDomainInfo> PowerDomains() const { return {}; }
   // The behaviour (by name) whose OnChildInterrupt takes this one's
   // interrupt output; empty: the device's interrupt request.
   virtual std::string InterruptParent() const { return {}; }

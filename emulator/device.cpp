@@ -7,7 +7,7 @@
 namespace regemu::emulator {
 
 Device::Device(std::shared_ptr<const Model> model, DeviceOptions options)
-    : model_(std::move(model)), options_(std::move(options)), trace_(options_.trace_capacity) {
+    : model_(std::move(model)), options_(std::move(options)), trace_(options_.trace_capacity, options_.on_trace) {
   const auto& regs = model_->registers();
   values_.resize(regs.size());
   for (size_t i = 0; i < regs.size(); ++i) values_[i] = regs[i].reset;

@@ -41,6 +41,11 @@ struct DeviceOptions {
   // Called for every recorded violation, under the device lock: it must not
   // call back into the device (gtest's ADD_FAILURE is fine).
   std::function<void(const Violation&)> on_violation;
+  // Called for every trace event (access, peek, poke, step, reset) as it
+  // happens, under the device lock, whatever trace_capacity is: protocol
+  // checkers watch a whole test this way (fakes/protocol_rules.hpp). Like
+  // on_violation, it must not call back into the device.
+  TraceObserver on_trace;
   // The VMM of a SW-virtualized guest: supplies frontdoor reads of reserved
   // ranges (`range` is the range's name, `offset` relative to its base).
   // nullopt, or no hook, reads 0 as on bare metal. Called under the device

@@ -4,7 +4,9 @@
 // last accesses can be pasted into a reproducer.
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace regemu::emulator {
@@ -32,12 +34,18 @@ struct TraceEntry {
   uint16_t violation_kinds = 0;  // every kind the access recorded, bit (1 << kind)
 };
 
-// Fixed capacity; the oldest entry is overwritten. Capacity 0 records nothing.
+// Sees every entry as it is pushed, whatever the ring's capacity.
+using TraceObserver = std::function<void(const TraceEntry&)>;
+
+// Fixed capacity; the oldest entry is overwritten. Capacity 0 records
+// nothing, but the observer still sees every entry.
 class TraceRing {
  public:
-  explicit TraceRing(size_t capacity = 1024) : entries_(capacity) {}
+  explicit TraceRing(size_t capacity = 1024, TraceObserver observer = {})
+      : entries_(capacity), observer_(std::move(observer)) {}
 
   void Push(const TraceEntry& entry) {
+    if (observer_) [[unlikely]] observer_(entry);
     if (entries_.empty()) return;
     // `slot_` is next_ % capacity, kept without a division: every access pushes.
     entries_[slot_] = entry;
@@ -55,6 +63,7 @@ class TraceRing {
 
  private:
   std::vector<TraceEntry> entries_;
+  TraceObserver observer_;
   uint64_t next_ = 0;
   size_t slot_ = 0;  // where the next entry goes
 };

@@ -37,7 +37,16 @@ std::shared_ptr<const emulator::Model> CompileDatabase(const std::filesystem::pa
 
 emulator::Device& DeviceTest::LoadDevice(const std::filesystem::path& path, emulator::DeviceOptions options) {
   buses_.clear();
-  device_ = std::make_unique<emulator::Device>(CompileDatabase(path), std::move(options));
+  device_.reset();
+  std::shared_ptr<const emulator::Model> model = CompileDatabase(path);
+  checker_ = std::make_unique<ProtocolChecker>(model);
+  breaches_taken_ = 0;
+  // The checker sees every access; a test's own observer still runs first.
+  options.on_trace = [checker = checker_.get(), own = std::move(options.on_trace)](const emulator::TraceEntry& entry) {
+    if (own) own(entry);
+    checker->Observe(entry);
+  };
+  device_ = std::make_unique<emulator::Device>(std::move(model), std::move(options));
   return *device_;
 }
 
@@ -60,8 +69,25 @@ std::vector<emulator::Violation> DeviceTest::TakeViolations() {
   return violations;
 }
 
+void DeviceTest::EnableRule(std::unique_ptr<ProtocolRule> rule) {
+  if (!checker_) throw std::logic_error("DeviceTest: call LoadDevice() before EnableRule()");
+  checker_->Add(std::move(rule));
+}
+
+std::vector<RuleBreach> DeviceTest::TakeBreaches() {
+  if (!checker_) return {};
+  const std::vector<RuleBreach>& all = checker_->breaches();
+  std::vector<RuleBreach> taken(all.begin() + static_cast<std::ptrdiff_t>(breaches_taken_), all.end());
+  breaches_taken_ = all.size();
+  return taken;
+}
+
 void DeviceTest::TearDown() {
   if (!device_) return;
+  for (const RuleBreach& breach : TakeBreaches()) {
+    ADD_FAILURE() << "driver broke a protocol rule on device '" << device_->model().device() << "':\n"
+                  << breach.Describe(device_->model());
+  }
   for (const emulator::Violation& violation : device_->violations()) {
     if (!violation.fails) continue;
     ADD_FAILURE() << "driver violation on device '" << device_->model().device() << "':\n"

@@ -13,6 +13,11 @@
 // TearDown with the register, the field, the rule and the accesses before
 // it. A test that provokes a violation on purpose checks it and then calls
 // TakeViolations().
+//
+// Protocol rules (protocol_rules.hpp) are switched on per test, after
+// LoadDevice: EnableRule(NoAccessWithoutForcewake("render")). The first
+// access breaking each rule fails the test in TearDown; TakeBreaches()
+// acknowledges breaches a test provokes on purpose.
 
 #include <filesystem>
 #include <map>
@@ -25,6 +30,7 @@
 
 #include "emulator/device.hpp"
 #include "fakes/fake_mmio_bus.hpp"
+#include "fakes/protocol_rules.hpp"
 
 namespace regemu::fakes {
 
@@ -45,11 +51,19 @@ class DeviceTest : public ::testing::Test {
   FakeMmioBus& bus(std::string_view space);
   // The violations recorded so far, which then no longer fail the test.
   std::vector<emulator::Violation> TakeViolations();
+  // Watches the loaded device's accesses from now on with `rule` (throws
+  // std::logic_error before LoadDevice, std::invalid_argument when the
+  // database lacks what the rule names). A new LoadDevice drops the rules.
+  void EnableRule(std::unique_ptr<ProtocolRule> rule);
+  // The rule breaches so far, which then no longer fail the test.
+  std::vector<RuleBreach> TakeBreaches();
 
   void TearDown() override;
 
  private:
+  std::unique_ptr<ProtocolChecker> checker_;  // declared before device_: it outlives it
   std::unique_ptr<emulator::Device> device_;
+  size_t breaches_taken_ = 0;
   std::map<std::string, std::unique_ptr<FakeMmioBus>, std::less<>> buses_;
 };
 

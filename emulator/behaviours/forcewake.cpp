@@ -134,6 +134,31 @@ class ForcewakeProgram : public BehaviourProgram {
     return gates;
   }
 
+  std::vector<PowerDomainInfo> PowerDomains() const override {
+    std::vector<PowerDomainInfo> domains;
+    for (const Domain& domain : config_.domains) {
+      domains.push_back({domain.name, domain.request, domain.ack, config_.space, {}, {}});
+    }
+    // Ranges were cut around the request and ack registers; report each
+    // declared range once per domain.
+    for (const Range& range : config_.ranges) {
+      for (uint32_t d : range.domains) {
+        auto& ranges = domains[d].ranges;
+        std::pair<uint64_t, uint64_t> declared{range.declared_first, range.declared_last};
+        if (ranges.empty() || ranges.back() != declared) ranges.push_back(declared);
+      }
+    }
+    for (PowerDomainInfo& domain : domains) {
+      for (const auto& shadowed : config_.shadowed) {
+        bool inside = std::any_of(domain.ranges.begin(), domain.ranges.end(), [&](const auto& range) {
+          return shadowed.first <= range.second && shadowed.second >= range.first;
+        });
+        if (inside) domain.shadowed.push_back(shadowed);
+      }
+    }
+    return domains;
+  }
+
   std::unique_ptr<Behaviour> Instantiate() const override { return std::make_unique<ForcewakeBehaviour>(config_); }
 
  private:
