@@ -16,6 +16,7 @@
 
 #include "bench/synthetic_database.hpp"
 #include "emulator/device.hpp"
+#include "emulator/spin_lock.hpp"
 #include "emulator/model.hpp"
 #include "regdb/loader.hpp"
 
@@ -86,6 +87,47 @@ void BM_RawArrayWrite32(benchmark::State& state) {
 }
 BENCHMARK(BM_RawArrayWrite32);
 
+// The same raw array behind the device's own lock: what the thread-safety
+// guarantee alone costs, before any register semantics. A thread-safe
+// device compares with these; a single-threaded one with the plain ones.
+class LockedRawBus {
+ public:
+  explicit LockedRawBus(size_t registers) : registers_(registers, 0) {}
+  [[gnu::noinline]] uint32_t Read32(uint64_t offset) {
+    lock_.lock();
+    uint32_t value = registers_[offset / 4];
+    lock_.unlock();
+    return value;
+  }
+  [[gnu::noinline]] void Write32(uint64_t offset, uint32_t value) {
+    lock_.lock();
+    registers_[offset / 4] = value;
+    lock_.unlock();
+  }
+
+ private:
+  emulator::SpinLock lock_;
+  std::vector<uint32_t> registers_;
+};
+
+void BM_RawArrayRead32Locked(benchmark::State& state) {
+  LockedRawBus bus(kRegisters);
+  uint64_t i = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(bus.Read32(Offset(SyntheticKind::kPlain, i++)));
+}
+BENCHMARK(BM_RawArrayRead32Locked);
+
+void BM_RawArrayWrite32Locked(benchmark::State& state) {
+  LockedRawBus bus(kRegisters);
+  uint64_t i = 0;
+  for (auto _ : state) {
+    bus.Write32(Offset(SyntheticKind::kPlain, i), static_cast<uint32_t>(i));
+    ++i;
+  }
+  benchmark::DoNotOptimize(bus.Read32(0));
+}
+BENCHMARK(BM_RawArrayWrite32Locked);
+
 // Default options (strict policy, 1024-entry trace ring, no access cost): a
 // test's device. Any violation would take the slow path, so none may happen.
 void SkipIfViolated(benchmark::State& state, const emulator::Device& device) {
@@ -151,6 +193,11 @@ void BM_DeviceWrite32PlainSingleThread(benchmark::State& state) {
   DeviceWrite(state, SyntheticKind::kPlain, [](uint64_t i) { return i & 0xFFFF'FFFF; }, SingleThreaded(1024));
 }
 BENCHMARK(BM_DeviceWrite32PlainSingleThread);
+
+void BM_DeviceWrite32PlainSingleThreadNoTrace(benchmark::State& state) {
+  DeviceWrite(state, SyntheticKind::kPlain, [](uint64_t i) { return i & 0xFFFF'FFFF; }, SingleThreaded(0));
+}
+BENCHMARK(BM_DeviceWrite32PlainSingleThreadNoTrace);
 
 // W1C_n: ENABLE (bit 0) stays 1, a 1 clears STATUS bits (7:1), mbz bits stay 0.
 void BM_DeviceWrite32W1C(benchmark::State& state) {
