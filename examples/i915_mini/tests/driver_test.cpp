@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "examples/i915_mini/driver.hpp"
-#include "examples/i915_mini/tests/forcewake_rule.hpp"
+#include "examples/support/forcewake_rule.hpp"
 #include "examples/i915_mini/tests/i915_mini_test.hpp"
 #include "fakes/matchers.hpp"
 #include "fakes/protocol_rules.hpp"

@@ -10,7 +10,7 @@
 
 #include "examples/i915_mini/engines.hpp"
 #include "examples/i915_mini/forcewake.hpp"
-#include "examples/i915_mini/tests/forcewake_rule.hpp"
+#include "examples/support/forcewake_rule.hpp"
 #include "examples/i915_mini/tests/i915_mini_test.hpp"
 #include "fakes/matchers.hpp"
 #include "fakes/mock_mmio_bus.hpp"
