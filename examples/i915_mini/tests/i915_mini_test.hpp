@@ -35,9 +35,6 @@ class I915MiniTest : public fakes::DeviceTest {
   void RaiseEngineInterrupt(const std::string& engine, const std::string& data) {
     ASSERT_EQ(device().Inject("irq", std::vector<std::string>{engine, data}), "");
   }
-  uint64_t Offset(const std::string& reg) {
-    return device().model().registers()[*device().model().FindRegister(reg)].offset;
-  }
 };
 
 // A violation of `kind` at register `reg` whose rule says `rule`.
