@@ -51,14 +51,20 @@ class ForcewakeRule : public ProtocolRule {
 
   void Bind(const emulator::Model& model) override {
     model_ = &model;
+    bool found = false;
     for (const auto& program : model.behaviours()) {
       for (emulator::PowerDomainInfo& domain : program->PowerDomains()) {
+        // Every domain's request and ack registers are always on (i915
+        // touches them raw), even where a declared range covers them.
+        control_.push_back(domain.request);
+        control_.push_back(domain.ack);
         if (domain.name == domain_name_) {
           domain_ = std::move(domain);
-          return;
+          found = true;
         }
       }
     }
+    if (found) return;
     throw std::invalid_argument(name() + ": the device '" + model.device() + "' models no force-wake domain '" +
                                 domain_name_ + "'");
   }
@@ -85,6 +91,7 @@ class ForcewakeRule : public ProtocolRule {
       return std::nullopt;
     }
     if (held_ || !InAny(domain_.ranges, entry.offset)) return std::nullopt;
+    if (std::find(control_.begin(), control_.end(), id) != control_.end()) return std::nullopt;
     if (entry.op == TraceOp::kWrite && InAny(domain_.shadowed, entry.offset)) return std::nullopt;
     std::string what = (entry.op == TraceOp::kRead ? "read of " : "write to ") + Where(*model_, entry);
     if (requested_) {
@@ -103,6 +110,7 @@ class ForcewakeRule : public ProtocolRule {
   std::string domain_name_;
   const emulator::Model* model_ = nullptr;
   emulator::PowerDomainInfo domain_;
+  std::vector<RegisterId> control_;  // every domain's request and ack registers
   bool requested_ = false;
   bool held_ = false;
   uint64_t released_at_ = 0;
