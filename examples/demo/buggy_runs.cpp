@@ -1,0 +1,95 @@
+#include "examples/demo/buggy_runs.hpp"
+
+#include <string>
+#include <vector>
+
+#include "emulator/device.hpp"
+#include "examples/i915_mini/driver.hpp"
+#include "fakes/fake_mmio_bus.hpp"
+
+namespace regemu::demo {
+namespace {
+
+using i915_mini::Bug;
+
+const char* Mistake(Bug bug) {
+  switch (bug) {
+    case Bug::kSkipForcewake: return "engine bring-up without taking force-wake";
+    case Bug::kClearDwBeforeService: return "the handler clears GT_INTR_DW0 before selector and identity";
+    case Bug::kSelectAllPending: return "the handler selects VCS0 and VECS0 with one selector write";
+    case Bug::kWriteMchbarMirror: return "RP0 capped by writing RP_STATE_CAP through the MCHBAR mirror";
+  }
+  return "?";
+}
+
+void Raise(emulator::Device& device, const char* engine) {
+  device.Inject("irq", std::vector<std::string>{engine, "0x1"});
+}
+
+}  // namespace
+
+emulator::ViolationKind ExpectedKind(Bug bug) {
+  switch (bug) {
+    case Bug::kSkipForcewake: return emulator::ViolationKind::kForcewake;
+    case Bug::kClearDwBeforeService:
+    case Bug::kSelectAllPending: return emulator::ViolationKind::kProtocol;
+    case Bug::kWriteMchbarMirror: return emulator::ViolationKind::kAliasWrite;
+  }
+  return emulator::ViolationKind::kUnmodelled;
+}
+
+bool RunBuggy(const std::shared_ptr<const emulator::Model>& model, Bug bug, std::ostream& out) {
+  emulator::DeviceOptions options;
+  options.policy = emulator::ViolationPolicy::Lenient();
+  options.violation_context = 3;
+  emulator::Device device(model, options);
+  fakes::FakeMmioBus config(device, "config");
+  fakes::FakeMmioBus mmio(device, "mmio");
+  i915_mini::DriverOptions driver_options;
+  driver_options.bugs = {bug};
+  i915_mini::I915Mini driver(config, mmio, [&](uint64_t ns) { device.Advance(ns); }, driver_options);
+
+  const emulator::ViolationKind expected = ExpectedKind(bug);
+  out << "\n-- bug '" << i915_mini::BugName(bug) << "': " << Mistake(bug) << " (expect: "
+      << emulator::ViolationKindName(expected) << ")\n";
+
+  driver.Probe();
+  switch (bug) {
+    case Bug::kSkipForcewake:
+      driver.InitEngines();
+      break;
+    case Bug::kClearDwBeforeService:
+      driver.InstallIrq();
+      Raise(device, "RCS0");
+      driver.HandleIrq();
+      break;
+    case Bug::kSelectAllPending:
+      driver.InstallIrq();
+      Raise(device, "VCS0");
+      Raise(device, "VECS0");
+      driver.HandleIrq();
+      break;
+    case Bug::kWriteMchbarMirror:
+      driver.ReadFrequencies();
+      break;
+  }
+
+  std::vector<emulator::Violation> violations = device.violations();
+  bool only_expected = !violations.empty();
+  for (const emulator::Violation& violation : violations) {
+    only_expected = only_expected && violation.kind == expected;
+    std::string text = violation.Describe(*model);
+    for (size_t at = 0, next; at < text.size(); at = next + 1) {
+      next = text.find('\n', at);
+      if (next == std::string::npos) next = text.size();
+      out << "   " << text.substr(at, next - at) << "\n";
+    }
+  }
+  out << "   => " << violations.size() << " violation(s), "
+      << (only_expected ? "all " + std::string(emulator::ViolationKindName(expected)) + ", as expected"
+                        : std::string("NOT what this bug should cause"))
+      << "\n";
+  return only_expected;
+}
+
+}  // namespace regemu::demo

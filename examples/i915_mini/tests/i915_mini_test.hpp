@@ -1,0 +1,53 @@
+#pragma once
+// The fixture of the example driver's tests: a strict Ice Lake device from
+// the shipped database (fakes::DeviceTest fails a test on every violation
+// it does not take), its two buses, a virtual-time delay, and helpers for
+// what happens outside the driver (firmware, interrupt sources).
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "emulator/violation.hpp"
+#include "examples/i915_mini/delay.hpp"
+#include "examples/i915_mini/pci_regs.hpp"
+#include "fakes/device_test.hpp"
+
+namespace regemu::i915_mini {
+
+class I915MiniTest : public fakes::DeviceTest {
+ protected:
+  void SetUp() override { LoadDevice(fakes::ShippedDatabase("icl")); }
+
+  fakes::MmioBus& config() { return bus("config"); }
+  fakes::MmioBus& mmio() { return bus("mmio"); }
+  // The driver's udelay: moves the device's virtual clock.
+  Delay VirtualDelay() {
+    return [this](uint64_t ns) { device().Advance(ns); };
+  }
+
+  // What firmware leaves for the OS: memory decode and bus mastering on.
+  void FirmwareEnablesDecode() { config().Write16(pci::kCommand, pci::kCommandMemory | pci::kCommandMaster); }
+  // An interrupt source raising `data` (16 bits) on `engine` ("RCS0").
+  void RaiseEngineInterrupt(const std::string& engine, const std::string& data) {
+    ASSERT_EQ(device().Inject("irq", std::vector<std::string>{engine, data}), "");
+  }
+};
+
+// A violation of `kind` at register `reg` whose rule says `rule`.
+inline auto ViolationIs(std::string kind, std::string reg, std::string rule) {
+  using ::testing::AllOf;
+  using ::testing::Field;
+  using ::testing::HasSubstr;
+  using ::testing::ResultOf;
+  return AllOf(
+      ResultOf("kind", [](const emulator::Violation& v) { return std::string(emulator::ViolationKindName(v.kind)); },
+               kind),
+      Field("register", &emulator::Violation::register_name, reg),
+      Field("rule", &emulator::Violation::rule, HasSubstr(rule)));
+}
+
+}  // namespace regemu::i915_mini
