@@ -9,7 +9,6 @@
 #include "examples/i915_mini/driver.hpp"
 #include "examples/i915_mini/icl_interrupt_sources.hpp"
 #include "examples/i915_mini/pci_regs.hpp"
-#include "examples/support/forcewake_rule.hpp"
 #include "fakes/fake_mmio_bus.hpp"
 #include "fakes/protocol_rules.hpp"
 #include "regdb/numbers.hpp"
@@ -60,8 +59,8 @@ bool RunHappy(const std::shared_ptr<const emulator::Model>& model, size_t max_li
   // The rules hold the driver to i915's protocol beyond what the hardware
   // refuses: acks seen before domain accesses, the Gen11 service order.
   fakes::ProtocolChecker checker(model);
-  checker.Add(i915_mini::NoAccessWithoutForcewake("render"));
-  checker.Add(i915_mini::NoAccessWithoutForcewake("gt"));
+  checker.Add(fakes::NoAccessWithoutForcewake("render"));
+  checker.Add(fakes::NoAccessWithoutForcewake("gt"));
   checker.Add(fakes::Gen11InterruptServiceOrder());
   emulator::DeviceOptions options;
   options.trace_capacity = size_t{1} << 14;  // the whole run, so every step can be printed

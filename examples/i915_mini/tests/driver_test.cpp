@@ -7,7 +7,6 @@
 #include <optional>
 
 #include "examples/i915_mini/driver.hpp"
-#include "examples/support/forcewake_rule.hpp"
 #include "examples/i915_mini/tests/i915_mini_test.hpp"
 #include "fakes/matchers.hpp"
 #include "fakes/protocol_rules.hpp"
@@ -16,6 +15,7 @@ namespace regemu::i915_mini {
 namespace {
 
 using fakes::FieldIs;
+using fakes::NoAccessWithoutForcewake;
 using ::testing::ElementsAre;
 using ::testing::Field;
 

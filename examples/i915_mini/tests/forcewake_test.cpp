@@ -10,7 +10,6 @@
 
 #include "examples/i915_mini/engines.hpp"
 #include "examples/i915_mini/forcewake.hpp"
-#include "examples/support/forcewake_rule.hpp"
 #include "examples/i915_mini/tests/i915_mini_test.hpp"
 #include "fakes/matchers.hpp"
 #include "fakes/mock_mmio_bus.hpp"
@@ -25,6 +24,7 @@ using fakes::AccessesInOrder;
 using fakes::FieldIs;
 using fakes::MaskedBitDisable;
 using fakes::MaskedBitEnable;
+using fakes::NoAccessWithoutForcewake;
 using fakes::ReadOf;
 using fakes::WriteOf;
 
