@@ -65,6 +65,15 @@ class ProtocolRulesTest : public DeviceTest {
   }
   void InjectRcs0() { ASSERT_EQ(device().Inject("irq", std::vector<std::string>{"RCS0", "0x1"}), ""); }
 
+  // With the service-order rule on: an RCS0 event pending and the handler
+  // entered (master disabled), so a test goes on from the handler's first step.
+  void EnterHandlerWithRcs0Pending() {
+    EnableRule(Gen11InterruptServiceOrder());
+    InstallRcs0Interrupts();
+    InjectRcs0();
+    mmio().Write32(kMaster, 0);
+  }
+
   // gen11_irq_handler for one RCS0 event, in the documented order.
   void ServiceRcs0() {
     mmio().Write32(kMaster, 0);
@@ -231,20 +240,14 @@ TEST_F(ProtocolRulesTest, ReadingDwWithTheMasterEnabledIsABreach) {
 }
 
 TEST_F(ProtocolRulesTest, SelectorBeforeTheDwReadIsABreach) {
-  EnableRule(Gen11InterruptServiceOrder());
-  InstallRcs0Interrupts();
-  InjectRcs0();
-  mmio().Write32(kMaster, 0);
+  EnterHandlerWithRcs0Pending();
   mmio().Write32(kSelector0, 0x1);
   EXPECT_THAT(TakeBreaches(), ElementsAre(Field(&RuleBreach::why, HasSubstr("GEN11_IIR_REG0_SELECTOR written before "
                                                                             "GEN11_GT_INTR_DW0 was read"))));
 }
 
 TEST_F(ProtocolRulesTest, SelectingABitTheDwReadDidNotShowIsABreach) {
-  EnableRule(Gen11InterruptServiceOrder());
-  InstallRcs0Interrupts();
-  InjectRcs0();
-  mmio().Write32(kMaster, 0);
+  EnterHandlerWithRcs0Pending();
   mmio().Read32(kDw0);
   mmio().Write32(kSelector0, 0x2);
   EXPECT_THAT(TakeBreaches(), ElementsAre(Field(&RuleBreach::why, HasSubstr("did not show"))));
@@ -252,10 +255,7 @@ TEST_F(ProtocolRulesTest, SelectingABitTheDwReadDidNotShowIsABreach) {
 }
 
 TEST_F(ProtocolRulesTest, ANonOneHotSelectorIsABreach) {
-  EnableRule(Gen11InterruptServiceOrder());
-  InstallRcs0Interrupts();
-  InjectRcs0();
-  mmio().Write32(kMaster, 0);
+  EnterHandlerWithRcs0Pending();
   mmio().Read32(kDw0);
   mmio().Write32(kSelector0, 0x3);
   EXPECT_THAT(TakeBreaches(), ElementsAre(Field(&RuleBreach::why, HasSubstr("= 0x3 is not one-hot"))));
@@ -263,10 +263,7 @@ TEST_F(ProtocolRulesTest, ANonOneHotSelectorIsABreach) {
 }
 
 TEST_F(ProtocolRulesTest, IdentityReadWithoutASelectorIsABreach) {
-  EnableRule(Gen11InterruptServiceOrder());
-  InstallRcs0Interrupts();
-  InjectRcs0();
-  mmio().Write32(kMaster, 0);
+  EnterHandlerWithRcs0Pending();
   mmio().Read32(kDw0);
   mmio().Read32(kIdentity0);
   EXPECT_THAT(TakeBreaches(),
@@ -274,10 +271,7 @@ TEST_F(ProtocolRulesTest, IdentityReadWithoutASelectorIsABreach) {
 }
 
 TEST_F(ProtocolRulesTest, ClearingTheIdentityBeforeReadingItValidIsABreach) {
-  EnableRule(Gen11InterruptServiceOrder());
-  InstallRcs0Interrupts();
-  InjectRcs0();
-  mmio().Write32(kMaster, 0);
+  EnterHandlerWithRcs0Pending();
   mmio().Read32(kDw0);
   mmio().Write32(kSelector0, 0x1);
   mmio().Write32(kIdentity0, 0x80000000);
@@ -286,10 +280,7 @@ TEST_F(ProtocolRulesTest, ClearingTheIdentityBeforeReadingItValidIsABreach) {
 }
 
 TEST_F(ProtocolRulesTest, ClearingDwBeforeServiceIsABreach) {
-  EnableRule(Gen11InterruptServiceOrder());
-  InstallRcs0Interrupts();
-  InjectRcs0();
-  mmio().Write32(kMaster, 0);
+  EnterHandlerWithRcs0Pending();
   mmio().Read32(kDw0);
   mmio().Write32(kDw0, 0x1);
   EXPECT_THAT(TakeBreaches(), ElementsAre(Field(&RuleBreach::why, HasSubstr("GEN11_GT_INTR_DW0 bits 0x1 cleared before "
@@ -298,10 +289,7 @@ TEST_F(ProtocolRulesTest, ClearingDwBeforeServiceIsABreach) {
 }
 
 TEST_F(ProtocolRulesTest, ReenablingTheMasterWithAServicedBitStillInDwIsABreach) {
-  EnableRule(Gen11InterruptServiceOrder());
-  InstallRcs0Interrupts();
-  InjectRcs0();
-  mmio().Write32(kMaster, 0);
+  EnterHandlerWithRcs0Pending();
   mmio().Read32(kDw0);
   mmio().Write32(kSelector0, 0x1);
   mmio().Read32(kIdentity0);
@@ -311,10 +299,7 @@ TEST_F(ProtocolRulesTest, ReenablingTheMasterWithAServicedBitStillInDwIsABreach)
 }
 
 TEST_F(ProtocolRulesTest, ReenablingTheMasterMidServiceIsABreach) {
-  EnableRule(Gen11InterruptServiceOrder());
-  InstallRcs0Interrupts();
-  InjectRcs0();
-  mmio().Write32(kMaster, 0);
+  EnterHandlerWithRcs0Pending();
   mmio().Read32(kDw0);
   mmio().Write32(kSelector0, 0x1);
   mmio().Write32(kMaster, 0x80000000);
