@@ -29,6 +29,11 @@ struct AccessMasks {
 
   // A plain read/write register: every bit stores and reads back, nothing else.
   bool IsPlain(uint64_t width_mask) const;
+  // A write does more than store the written bits (see WriteBits).
+  bool HasWriteEffects() const {
+    return (store_once | one_clears | one_sets | one_toggles | zero_clears | zero_sets | zero_toggles | write_clears |
+            write_sets) != 0;
+  }
   // Reads return the stored value, with no side effect (ro/hw status registers too).
   bool IsPlainRead(uint64_t width_mask) const {
     return readable == width_mask && write_only == 0 && read_clears == 0 && read_sets == 0;

@@ -342,6 +342,30 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
   return result;
 }
 
+// What a write does beyond storing the written bits, on `after` (the
+// stored result so far).
+uint64_t Device::ApplyWriteEffects(const RegisterModel& r, const AccessMasks& m, uint64_t written, uint64_t value,
+                                   uint64_t after) {
+  if (uint64_t once = m.store_once & written) {
+    // Write-once is a field's policy: the write stores into once-fields not
+    // written since reset, and uses up every once-field it touches (all of
+    // the field, also lanes it did not cover), but no other.
+    uint64_t& done = written_once_[r.once_slot];
+    uint64_t fresh = once & ~done;
+    after = (after & ~fresh) | (value & fresh);
+    done |= OnceFieldBits(r, m.store_once, once);
+  }
+  after &= ~(value & m.one_clears & written);
+  after |= value & m.one_sets & written;
+  after ^= value & m.one_toggles & written;
+  after &= ~(~value & m.zero_clears & written);
+  after |= ~value & m.zero_sets & written;
+  after ^= ~value & m.zero_toggles & written;
+  after &= ~(m.write_clears & written);
+  after |= m.write_sets & written;
+  return after & r.width_mask;
+}
+
 void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& access) {
   const RegisterModel& r = model_->registers()[id];
   const AccessMasks& m = model_->masks(r);
@@ -360,24 +384,7 @@ void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& ac
     Violate(access, ViolationKind::kMbz, id, ones, "must-be-zero bits " + regdb::Hex(ones) + " written as 1");
   }
   uint64_t after = (before & ~(m.store & written)) | (value & m.store & written);
-  if (uint64_t once = m.store_once & written) {
-    // Write-once is a field's policy: the write stores into once-fields not
-    // written since reset, and uses up every once-field it touches (all of
-    // the field, also lanes it did not cover), but no other.
-    uint64_t& done = written_once_[r.once_slot];
-    uint64_t fresh = once & ~done;
-    after = (after & ~fresh) | (value & fresh);
-    done |= OnceFieldBits(r, m.store_once, once);
-  }
-  after &= ~(value & m.one_clears & written);
-  after |= value & m.one_sets & written;
-  after ^= value & m.one_toggles & written;
-  after &= ~(~value & m.zero_clears & written);
-  after |= ~value & m.zero_sets & written;
-  after ^= ~value & m.zero_toggles & written;
-  after &= ~(m.write_clears & written);
-  after |= m.write_sets & written;
-  after &= r.width_mask;
+  if (r.has(RegisterModel::kWriteEffects)) after = ApplyWriteEffects(r, m, written, value, after);
   values_[id] = after;
   if (r.has(RegisterModel::kHookWrite)) {
     in_flight_ = &access;  // what the hooks report belongs to this access
@@ -435,7 +442,7 @@ void Device::Record(Access& access) {
 }
 
 void Device::Finish(Access& access) {
-  Record(access);
+  if (!access.pending.empty()) Record(access);
   trace_.Push(access.entry);
   if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
 }

@@ -180,6 +180,7 @@ struct ModelBuilder {
         r.flags |= RegisterModel::kPlain;
       }
       if (masks.IsPlainRead(r.width_mask) && space.widths.Contains(reg.width)) r.flags |= RegisterModel::kPlainRead;
+      if (masks.HasWriteEffects()) r.flags |= RegisterModel::kWriteEffects;
       if (masks.store_once != 0) r.once_slot = model->once_slots_++;
       std::vector<uint64_t> key{masks.readable,    masks.write_only,  masks.read_clears,  masks.read_sets,
                                 masks.store,       masks.store_once,  masks.one_clears,   masks.one_sets,
@@ -254,9 +255,9 @@ struct ModelBuilder {
     ResolveInterruptTree(*model, result.errors);
     for (RegisterId id = 0; id < hooks.size(); ++id) {
       RegisterModel& r = model->registers_[id];
-      if (!hooks[id].empty() || r.has(RegisterModel::kGated)) r.flags &= static_cast<uint8_t>(~RegisterModel::kPlain);
+      if (!hooks[id].empty() || r.has(RegisterModel::kGated)) r.flags &= static_cast<uint16_t>(~RegisterModel::kPlain);
       if (r.has(RegisterModel::kHookRead) || r.has(RegisterModel::kGated)) {
-        r.flags &= static_cast<uint8_t>(~RegisterModel::kPlainRead);
+        r.flags &= static_cast<uint16_t>(~RegisterModel::kPlainRead);
       }
       r.hooks_begin = static_cast<uint32_t>(model->hooks_.size());
       r.hooks_count = static_cast<uint16_t>(hooks[id].size());

@@ -27,7 +27,7 @@ struct FieldModel {
 };
 
 struct RegisterModel {
-  enum Flags : uint8_t {
+  enum Flags : uint16_t {
     kPlain = 1 << 0,      // rw everywhere, no hooks: the fast path
     kMasked = 1 << 1,     // Intel masked register
     kHookRead = 1 << 2,   // a behaviour runs before frontdoor reads
@@ -36,6 +36,10 @@ struct RegisterModel {
     kWidthAllowed = 1 << 5,  // the space allows an access of the register's own width
     kGated = 1 << 6,         // overlaps a gated range: a behaviour's gate runs first
     kPlainRead = 1 << 7,     // reads have no side effect and no hook (kPlain implies it): the read fast path
+    // A write does more than store the written bits: write-once, 1/0 to
+    // clear/set/toggle, or any write clears/sets bits (WriteBits skips those
+    // masks without it).
+    kWriteEffects = 1 << 8,
   };
 
   uint64_t offset = 0;
@@ -45,8 +49,8 @@ struct RegisterModel {
   uint32_t hooks_begin = 0;
   uint16_t hooks_count = 0;
   SpaceId space = 0;
+  uint16_t flags = 0;
   uint8_t width = 32;
-  uint8_t flags = 0;
   uint8_t extent = 4;  // in offset units: bytes, or 1 in an indexed space
   uint32_t once_slot = 0;  // with write-once bits: its slot in the device's write-once state
   std::string name;
@@ -63,7 +67,7 @@ struct RegisterModel {
 struct FastRegister {
   uint64_t offset = 0;
   uint8_t width = 32;
-  uint8_t flags = 0;  // RegisterModel::Flags
+  uint16_t flags = 0;  // RegisterModel::Flags
 };
 
 struct RangeModel {

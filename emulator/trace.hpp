@@ -41,19 +41,25 @@ using TraceObserver = std::function<void(const TraceEntry&)>;
 // nothing, but the observer still sees every entry.
 class TraceRing {
  public:
+  // The ring always has a slot to build the next entry in, also at capacity
+  // 0 (where the entry is built, shown to the observer and forgotten).
   explicit TraceRing(size_t capacity = 1024, TraceObserver observer = {})
-      : entries_(capacity), observer_(std::move(observer)) {}
+      : entries_(capacity == 0 ? 1 : capacity), capacity_(capacity), observer_(std::move(observer)) {}
 
+  // Pass the entry as a braced temporary: inlined, it is built straight into
+  // its slot. Copying a just-built 48-byte entry from the stack stalls on
+  // store forwarding (narrow stores, wide loads), several ns on every access.
   void Push(const TraceEntry& entry) {
-    if (observer_) [[unlikely]] observer_(entry);
-    if (entries_.empty()) return;
+    TraceEntry& slot = entries_[slot_];
+    slot = entry;
+    if (observer_) [[unlikely]] observer_(slot);
+    if (capacity_ == 0) return;
     // `slot_` is next_ % capacity, kept without a division: every access pushes.
-    entries_[slot_] = entry;
-    if (++slot_ == entries_.size()) slot_ = 0;
+    if (++slot_ == capacity_) slot_ = 0;
     ++next_;
   }
-  size_t capacity() const { return entries_.size(); }
-  size_t size() const { return next_ < entries_.size() ? next_ : entries_.size(); }
+  size_t capacity() const { return capacity_; }
+  size_t size() const { return next_ < capacity_ ? next_ : capacity_; }
   uint64_t total() const { return next_; }  // entries ever pushed
   void Clear() { next_ = 0; slot_ = 0; }
 
@@ -63,6 +69,7 @@ class TraceRing {
 
  private:
   std::vector<TraceEntry> entries_;
+  size_t capacity_;
   TraceObserver observer_;
   uint64_t next_ = 0;
   size_t slot_ = 0;  // where the next entry goes

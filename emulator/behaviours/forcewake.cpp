@@ -55,6 +55,7 @@ class ForcewakeBehaviour : public Behaviour {
   void OnReset(BehaviourContext&) override { pending_.clear(); }
 
   void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t, uint64_t after) override {
+    // Each domain has its own request register (the config check refuses a shared one).
     for (uint32_t d = 0; d < config_->domains.size(); ++d) {
       if (config_->domains[d].request != reg) continue;
       if (config_->latency_ns == 0) {
@@ -65,6 +66,7 @@ class ForcewakeBehaviour : public Behaviour {
         uint64_t due = config_->latency_ns > ~uint64_t{0} - now ? ~uint64_t{0} : now + config_->latency_ns;
         pending_.push_back({due, d, after & kRequestBits});
       }
+      return;
     }
   }
 

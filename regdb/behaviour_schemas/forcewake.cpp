@@ -2,6 +2,7 @@
 // acknowledged after a latency, and the MMIO ranges each domain powers.
 // See yaml/README.md "behaviours" for the schema and what "watertight" means.
 #include <array>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -29,11 +30,16 @@ void CheckDomains(const BehaviourSpec& spec, const YamlNode& domains, const Data
   static constexpr std::array<std::string_view, 3> kKeys{"name", "request", "ack"};
   if (!reader.ExpectSequence(domains, "forcewake domains")) return;
   if (domains.children.empty()) reader.Error(domains, "a forcewake behaviour needs at least one domain");
+  // A request register wakes one domain: the hardware has one per domain,
+  // and the runtime acks only the first domain naming it.
+  std::map<std::string, std::string> request_owner;
   for (const YamlNode& domain : domains.children) {
     if (!reader.ExpectMap(domain, "a forcewake domain", kKeys)) continue;
+    std::string domain_name;
     if (const YamlNode* name = reader.Required(domain, "name", "forcewake domain")) {
-      if (auto text = reader.Identifier(*name, "domain name"); text && !names.insert(*text).second) {
-        reader.Error(*name, "forcewake domain '" + *text + "' is declared twice");
+      if (auto text = reader.Identifier(*name, "domain name")) {
+        domain_name = *text;
+        if (!names.insert(*text).second) reader.Error(*name, "forcewake domain '" + *text + "' is declared twice");
       }
     }
     if (const YamlNode* request = reader.Required(domain, "request", "forcewake domain")) {
@@ -41,6 +47,13 @@ void CheckDomains(const BehaviourSpec& spec, const YamlNode& domains, const Data
       if (reg && !reg->masked) {
         reader.Error(*request, "forcewake request register '" + reg->name +
                                    "' must be `masked: true` (bits 31:16 enable bits 15:0)");
+      }
+      if (reg) {
+        auto [owner, inserted] = request_owner.emplace(reg->name, domain_name);
+        if (!inserted) {
+          reader.Error(*request, "forcewake request register '" + reg->name + "' is already the request of domain '" +
+                                     owner->second + "': each domain needs its own");
+        }
       }
     }
     if (const YamlNode* ack = reader.Required(domain, "ack", "forcewake domain")) {

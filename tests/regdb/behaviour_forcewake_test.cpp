@@ -83,6 +83,16 @@ TEST(ForcewakeConfigTest, DuplicateDomain) {
       << Rendered(loaded);
 }
 
+TEST(ForcewakeConfigTest, TwoDomainsCannotShareARequestRegister) {
+  LoadedDatabase loaded = CheckYaml(Forcewake(
+      "      - {name: render, request: FW_RENDER, ack: FW_ACK_RENDER}\n"
+      "      - {name: gt, request: FW_RENDER, ack: FW_ACK_GT}\n",
+      kRanges));
+  EXPECT_THAT(loaded.diagnostics.all(),
+              ElementsAre(ErrorAt(15, 29, HasSubstr("'FW_RENDER' is already the request of domain 'render'"))))
+      << Rendered(loaded);
+}
+
 TEST(ForcewakeConfigTest, UnknownDomainInRange) {
   LoadedDatabase loaded = CheckYaml(Forcewake(kDomains, "      - {first: 0x2000, last: 0x26FF, domains: [rendr]}\n"));
   EXPECT_THAT(loaded.diagnostics.all(),
