@@ -65,6 +65,25 @@ void BM_ForcewakeGetPut(benchmark::State& state) {
 }
 BENCHMARK(BM_ForcewakeGetPut);
 
+// The same cycle on a device without the lock (DeviceOptions::thread_safe =
+// false): what the thread-safety guarantee costs of the three accesses.
+void BM_ForcewakeGetPutSingleThread(benchmark::State& state) {
+  if (!ForcewakeModel()) {
+    state.SkipWithError("the forcewake database does not load or compile");
+    return;
+  }
+  emulator::DeviceOptions options;
+  options.thread_safe = false;
+  emulator::Device device(ForcewakeModel(), options);
+  for (auto _ : state) {
+    device.Write(kMmio, kRequest, 32, 0x00010001);
+    benchmark::DoNotOptimize(device.Read(kMmio, kAck, 32));
+    device.Write(kMmio, kRequest, 32, 0x00010000);
+  }
+  if (device.violation_count() != 0) state.SkipWithError("the get/put cycle broke a rule");
+}
+BENCHMARK(BM_ForcewakeGetPutSingleThread);
+
 void BM_ForcewakeGatedRead32Awake(benchmark::State& state) {
   if (!ForcewakeModel()) {
     state.SkipWithError("the forcewake database does not load or compile");

@@ -53,12 +53,13 @@ inline constexpr uint32_t kNoBehaviour = ~uint32_t{0};
 class BehaviourContext {
  public:
   // `self`: the index (Model::behaviours()) of the behaviour being called.
-  BehaviourContext(Device& device, uint32_t self) : device_(device), self_(self) {}
+  BehaviourContext(Device& device, uint32_t self);
 
-  const Model& model() const;
+  const Model& model() const { return model_; }
   uint64_t now_ns() const;
-  uint64_t Peek(RegisterId reg) const;
-  void Poke(RegisterId reg, uint64_t value);
+  uint64_t Peek(RegisterId reg) const { return values_[Checked(reg)]; }
+  // The value is cut to the register's width.
+  void Poke(RegisterId reg, uint64_t value) { values_[Checked(reg)] = value & model_.registers()[reg].width_mask; }
   // This behaviour's interrupt output. With an interrupt parent
   // (BehaviourProgram::InterruptParent) it reaches the parent's
   // OnChildInterrupt; otherwise it is ORed into the device's interrupt
@@ -77,8 +78,24 @@ class BehaviourContext {
   void ReportViolation(ViolationKind kind, RegisterId reg, std::string rule);
 
  private:
+  friend class Device;
+  // The device's own, on every hooked access: `values` are its register
+  // values, which Peek and Poke reach inline.
+  BehaviourContext(Device& device, const Model& model, uint32_t self, std::span<uint64_t> values)
+      : device_(device), model_(model), self_(self), values_(values) {}
+
+  // A behaviour naming a register its model does not have is a bug in the
+  // behaviour: std::out_of_range, as from a vector's at().
+  RegisterId Checked(RegisterId reg) const {
+    if (reg >= values_.size()) ThrowBadRegister(reg);
+    return reg;
+  }
+  [[noreturn]] static void ThrowBadRegister(RegisterId reg);
+
   Device& device_;
+  const Model& model_;
   uint32_t self_;
+  std::span<uint64_t> values_;
 };
 
 enum class InjectResult { kNotMine, kDone, kBadArguments };

@@ -1,6 +1,7 @@
 #include "emulator/device.hpp"
 
 #include <stdexcept>
+#include <string>
 
 #include "emulator/device_internal.hpp"
 
@@ -288,11 +289,11 @@ uint64_t Device::access_count() const {
 
 // ------------------------------------------------------------ BehaviourContext
 
-const Model& BehaviourContext::model() const { return *device_.model_; }
+BehaviourContext::BehaviourContext(Device& device, uint32_t self)
+    : BehaviourContext(device, *device.model_, self, device.values_) {}
 uint64_t BehaviourContext::now_ns() const { return device_.now_ns_; }
-uint64_t BehaviourContext::Peek(RegisterId reg) const { return device_.values_.at(reg); }
-void BehaviourContext::Poke(RegisterId reg, uint64_t value) {
-  device_.values_.at(reg) = value & device_.model_->registers()[reg].width_mask;
+void BehaviourContext::ThrowBadRegister(RegisterId reg) {
+  throw std::out_of_range("BehaviourContext: no register " + std::to_string(reg));
 }
 void BehaviourContext::SetInterrupt(bool asserted) { device_.SetInterruptLocked(self_, asserted); }
 bool BehaviourContext::interrupt_requested() const { return device_.irq_request_; }
@@ -315,11 +316,12 @@ void BehaviourContext::ReportViolation(ViolationKind kind, RegisterId reg, std::
     return;
   }
   const RegisterModel& r = device_.model_->registers().at(reg);
-  Device::Access access{TraceEntry{device_.sequence_, device_.now_ns_, r.offset, device_.values_[reg], reg, r.space,
-                                   r.width, TraceOp::kWrite, TraceOutcome::kOk, 0},
-                        false};
+  // Not an access: its entry stays out of the trace.
+  TraceEntry entry{device_.sequence_, device_.now_ns_, r.offset, device_.values_[reg], reg, r.space,
+                   r.width,           TraceOp::kWrite, TraceOutcome::kOk, 0};
+  Device::Access access(entry);
   device_.Violate(access, kind, reg, 0, std::move(rule));
-  device_.Record(access);
+  device_.Record(entry.sequence, entry.value);
 }
 
 }  // namespace regemu::emulator

@@ -173,8 +173,12 @@ class Device {
   bool CheckShape(const SpaceModel& space, uint64_t offset, unsigned width, regdb::WidthSet widths, Access& access);
   bool WindowEnabled(const RangeModel& range) const;
   void Violate(Access& access, ViolationKind kind, RegisterId reg, uint64_t field_bits, std::string rule);
-  void Record(Access& access);  // the access's pending violations: to on_violation and violations()
-  void Finish(Access& access);
+  // The pending violations of access `sequence`: to on_violation and
+  // violations(); a read's carry `read_value`.
+  void Record(uint64_t sequence, uint64_t read_value);
+  // An access's entry is built in the trace's open slot; Finish commits it.
+  inline Access OpenAccess(const TraceEntry& entry);
+  inline void Finish(Access& access);  // defined where the access path is
   void AdvanceLocked(uint64_t ns);
   uint64_t PeekLocked(SpaceId space, uint64_t offset, unsigned width) const;
   bool PokeLocked(SpaceId space, uint64_t offset, unsigned width, uint64_t value);
@@ -182,7 +186,7 @@ class Device {
   void SetInterruptLocked(uint32_t from, bool asserted);
   void RouteInterruptLocked();
   void RefuseSpace(SpaceId space, Access& access);
-  BehaviourContext ContextFor(uint32_t behaviour) { return BehaviourContext(*this, behaviour); }
+  BehaviourContext ContextFor(uint32_t behaviour) { return BehaviourContext(*this, *model_, behaviour, values_); }
 
   std::shared_ptr<const Model> model_;
   DeviceOptions options_;
@@ -204,6 +208,10 @@ class Device {
   std::vector<SpaceAccess> space_access_;
   std::vector<std::string> space_access_why_;
   std::vector<Violation> violations_;
+  // The current access's violations, recorded when it finishes: only then is
+  // the value a read returns known (a violation carries it). A member rather
+  // than part of the access, so an access without any costs nothing.
+  std::vector<Violation> pending_violations_;
   size_t violation_count_ = 0;
   size_t failing_count_ = 0;
   Access* in_flight_ = nullptr;  // the access whose behaviour hooks are running

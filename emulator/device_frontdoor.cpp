@@ -38,13 +38,22 @@ void KeepWindowEntry(TraceEntry& entry, const TraceEntry& outer) {
 
 // ------------------------------------------------------------------ frontdoor
 
+// Every access ends here; inline (declared so in device.hpp), as it is on
+// every non-plain path.
+inline void Device::Finish(Access& access) {
+  uint64_t sequence = access.entry.sequence;
+  uint64_t value = access.entry.value;
+  trace_.Commit();  // the entry is done; recording may run user code (on_violation)
+  if (access.violated) Record(sequence, value);
+  if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
+}
+
 uint64_t Device::Read(SpaceId space, uint64_t offset, unsigned width) {
   Guard guard(*this);
   const SpaceModel& s = model_->spaces().at(space);
   if (space_access_[space] != SpaceAccess::kDecoded) [[unlikely]] {
-    Access access{TraceEntry{++sequence_, now_ns_, offset, 0, kNoRegister, space, static_cast<uint8_t>(width),
-                             TraceOp::kRead, TraceOutcome::kOk, 0},
-                  false};
+    Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, 0, kNoRegister, space,
+                                          static_cast<uint8_t>(width), TraceOp::kRead, TraceOutcome::kOk, 0});
     RefuseSpace(space, access);
     // Nothing answers: a master abort reads all-ones.
     uint64_t value = IsAccessWidth(width) ? WidthMask(width) : ~uint64_t{0};
@@ -67,9 +76,8 @@ uint64_t Device::Read(SpaceId space, uint64_t offset, unsigned width) {
         if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
         return value;
       }
-      Access access{TraceEntry{++sequence_, now_ns_, offset, 0, id, space, static_cast<uint8_t>(width),
-                               TraceOp::kRead, TraceOutcome::kOk, 0},
-                    false};
+      Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, 0, id, space, static_cast<uint8_t>(width),
+                                            TraceOp::kRead, TraceOutcome::kOk, 0});
       bool admitted = (r.flags & RegisterModel::kGated) == 0 || Admit(s, offset, width, access);
       uint64_t value = admitted ? ReadBits(id, WidthMask(width), access) : 0;
       access.entry.value = value;
@@ -77,9 +85,8 @@ uint64_t Device::Read(SpaceId space, uint64_t offset, unsigned width) {
       return value;
     }
   }
-  Access access{TraceEntry{++sequence_, now_ns_, offset, 0, kNoRegister, space, static_cast<uint8_t>(width),
-                           TraceOp::kRead, TraceOutcome::kOk, 0},
-                false};
+  Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, 0, kNoRegister, space,
+                                        static_cast<uint8_t>(width), TraceOp::kRead, TraceOutcome::kOk, 0});
   uint64_t value = s.gates.empty() || Admit(s, offset, width, access) ? ReadLocked(space, offset, width, access) : 0;
   access.entry.value = value;
   Finish(access);
@@ -91,9 +98,8 @@ void Device::Write(SpaceId space, uint64_t offset, unsigned width, uint64_t valu
   const SpaceModel& s = model_->spaces().at(space);
   if (IsAccessWidth(width)) value &= WidthMask(width);
   if (space_access_[space] != SpaceAccess::kDecoded) [[unlikely]] {
-    Access access{TraceEntry{++sequence_, now_ns_, offset, value, kNoRegister, space, static_cast<uint8_t>(width),
-                             TraceOp::kWrite, TraceOutcome::kOk, 0},
-                  false};
+    Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, value, kNoRegister, space,
+                                          static_cast<uint8_t>(width), TraceOp::kWrite, TraceOutcome::kOk, 0});
     RefuseSpace(space, access);
     Finish(access);
     return;
@@ -110,9 +116,8 @@ void Device::Write(SpaceId space, uint64_t offset, unsigned width, uint64_t valu
         if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
         return;
       }
-      Access access{TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
-                               TraceOp::kWrite, TraceOutcome::kOk, 0},
-                    false};
+      Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
+                                            TraceOp::kWrite, TraceOutcome::kOk, 0});
       if ((r.flags & RegisterModel::kGated) == 0 || Admit(s, offset, width, access)) {
         WriteBits(id, WidthMask(width), value, access);
       }
@@ -120,9 +125,8 @@ void Device::Write(SpaceId space, uint64_t offset, unsigned width, uint64_t valu
       return;
     }
   }
-  Access access{TraceEntry{++sequence_, now_ns_, offset, value, kNoRegister, space, static_cast<uint8_t>(width),
-                           TraceOp::kWrite, TraceOutcome::kOk, 0},
-                false};
+  Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, value, kNoRegister, space,
+                                        static_cast<uint8_t>(width), TraceOp::kWrite, TraceOutcome::kOk, 0});
   if (s.gates.empty() || Admit(s, offset, width, access)) WriteLocked(space, offset, width, value, access);
   Finish(access);
 }
@@ -405,10 +409,11 @@ void Device::Violate(Access& access, ViolationKind kind, RegisterId reg, uint64_
     access.entry.outcome = TraceOutcome::kViolation;
     access.entry.violation = static_cast<uint8_t>(kind);
   }
-  access.entry.violation_kinds = static_cast<uint16_t>(access.entry.violation_kinds | (1u << static_cast<unsigned>(kind)));
+  access.entry.violation_kinds =
+      static_cast<uint16_t>(access.entry.violation_kinds | (1u << static_cast<unsigned>(kind)));
   ++violation_count_;
   if (action == ViolationAction::kFail) ++failing_count_;
-  if (violations_.size() + access.pending.size() >= options_.max_violations && !options_.on_violation) return;
+  if (violations_.size() + pending_violations_.size() >= options_.max_violations && !options_.on_violation) return;
 
   Violation v;
   v.kind = kind;
@@ -429,22 +434,20 @@ void Device::Violate(Access& access, ViolationKind kind, RegisterId reg, uint64_
   v.rule = std::move(rule);
   v.recent = trace_.Last(options_.violation_context);
   v.fails = action == ViolationAction::kFail;
-  access.pending.push_back(std::move(v));
+  pending_violations_.push_back(std::move(v));
 }
 
-void Device::Record(Access& access) {
-  for (Violation& v : access.pending) {
-    if (v.op == TraceOp::kRead) v.value = access.entry.value;  // the value the read returned
+void Device::Record(uint64_t sequence, uint64_t read_value) {
+  // Taken out first: on_violation may throw (a test's fatal failure), and an
+  // access abandoned by an exception must not leave its violations to the next.
+  std::vector<Violation> pending;
+  pending.swap(pending_violations_);
+  for (Violation& v : pending) {
+    if (v.sequence != sequence) continue;  // left by an access an exception abandoned
+    if (v.op == TraceOp::kRead) v.value = read_value;  // the value the read returned
     if (options_.on_violation) options_.on_violation(v);
     if (violations_.size() < options_.max_violations) violations_.push_back(std::move(v));
   }
-  access.pending.clear();
-}
-
-void Device::Finish(Access& access) {
-  if (!access.pending.empty()) Record(access);
-  trace_.Push(access.entry);
-  if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
 }
 
 }  // namespace regemu::emulator

@@ -9,15 +9,21 @@
 
 namespace regemu::emulator {
 
+// A frontdoor access in progress. Its trace entry is the ring's open slot
+// (Device::OpenAccess), filled in as the access goes and committed by Finish.
 struct Device::Access {
-  Access(const TraceEntry& entry_in, bool violated_in) : entry(entry_in), violated(violated_in) {}
+  explicit Access(TraceEntry& entry_in) : entry(entry_in) {}
 
-  TraceEntry entry;
+  TraceEntry& entry;
   bool violated = false;
-  // Its violations, recorded when it finishes: only then is the value a read
-  // returns known (a violation carries it).
-  std::vector<Violation> pending;
+  // Its violations wait in Device::pending_violations_ until it finishes.
 };
+
+inline Device::Access Device::OpenAccess(const TraceEntry& entry) {
+  TraceEntry& slot = trace_.Open();
+  slot = entry;
+  return Access(slot);
+}
 
 
 inline bool IsAccessWidth(unsigned width) { return width == 8 || width == 16 || width == 32 || width == 64; }

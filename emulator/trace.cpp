@@ -12,7 +12,7 @@ std::vector<TraceEntry> TraceRing::Last(size_t count) const {
   size_t n = std::min(count, size());
   std::vector<TraceEntry> out;
   out.reserve(n);
-  for (uint64_t i = next_ - n; i < next_; ++i) out.push_back(entries_[i % capacity_]);
+  for (uint64_t i = next_ - n; i < next_; ++i) out.push_back(entries_[i % entries_.size()]);
   return out;
 }
 

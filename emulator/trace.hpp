@@ -41,23 +41,32 @@ using TraceObserver = std::function<void(const TraceEntry&)>;
 // nothing, but the observer still sees every entry.
 class TraceRing {
  public:
-  // The ring always has a slot to build the next entry in, also at capacity
-  // 0 (where the entry is built, shown to the observer and forgotten).
+  // One slot more than the capacity: the slot the next entry is built in is
+  // never one of the `capacity` newest entries, so Last() can be read while
+  // an access is still filling in its entry.
   explicit TraceRing(size_t capacity = 1024, TraceObserver observer = {})
-      : entries_(capacity == 0 ? 1 : capacity), capacity_(capacity), observer_(std::move(observer)) {}
+      : entries_(capacity + 1), capacity_(capacity), observer_(std::move(observer)) {}
 
-  // Pass the entry as a braced temporary: inlined, it is built straight into
-  // its slot. Copying a just-built 48-byte entry from the stack stalls on
-  // store forwarding (narrow stores, wide loads), several ns on every access.
-  void Push(const TraceEntry& entry) {
-    TraceEntry& slot = entries_[slot_];
-    slot = entry;
-    if (observer_) [[unlikely]] observer_(slot);
+  // Where the next entry is built: the frontdoor fills in its access's entry
+  // there as the access goes, then commits it. Building entries in place
+  // matters: copying a just-built 48-byte entry stalls on store forwarding
+  // (narrow stores, wide loads), several ns on every access.
+  TraceEntry& Open() { return entries_[slot_]; }
+  // The open entry is done: the observer sees it, the ring keeps it (unless
+  // the capacity is 0).
+  void Commit() {
+    if (observer_) [[unlikely]] observer_(entries_[slot_]);
     if (capacity_ == 0) return;
-    // `slot_` is next_ % capacity, kept without a division: every access pushes.
-    if (++slot_ == capacity_) slot_ = 0;
+    // `slot_` is next_ % entries_.size(), kept without a division: every access commits.
+    if (++slot_ == entries_.size()) slot_ = 0;
     ++next_;
   }
+  // Pass a braced temporary: inlined, it is built straight into its slot.
+  void Push(const TraceEntry& entry) {
+    Open() = entry;
+    Commit();
+  }
+
   size_t capacity() const { return capacity_; }
   size_t size() const { return next_ < capacity_ ? next_ : capacity_; }
   uint64_t total() const { return next_; }  // entries ever pushed
@@ -72,7 +81,7 @@ class TraceRing {
   size_t capacity_;
   TraceObserver observer_;
   uint64_t next_ = 0;
-  size_t slot_ = 0;  // where the next entry goes
+  size_t slot_ = 0;  // the open slot: where the next entry goes
 };
 
 // One script line for an entry, with a comment naming time, register and outcome:

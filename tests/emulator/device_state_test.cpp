@@ -234,6 +234,30 @@ TEST_F(DeviceStateTest, TraceCapacityZeroKeepsNothing) {
   EXPECT_THAT(device_->violations()[0].recent, IsEmpty());
 }
 
+// A violation carries the accesses before it, up to violation_context, also
+// when the ring is full and the violating access's own entry reuses the
+// oldest slot: the ring keeps a slot apart for the entry being built.
+TEST_F(DeviceStateTest, ViolationInAFullRingCarriesTheAccessesBeforeIt) {
+  DeviceOptions options;
+  options.trace_capacity = 3;
+  options.violation_context = 8;
+  Make(options);
+  for (uint64_t i = 1; i <= 5; ++i) device_->Write(mmio_, 0xC, 32, i);
+  device_->Write(mmio_, 0x10, 32, 1);  // RO_ID: read-only
+  ASSERT_THAT(Kinds(*device_), ElementsAre(ViolationKind::kReadOnly));
+  const std::vector<TraceEntry>& recent = device_->violations()[0].recent;
+  ASSERT_THAT(recent, SizeIs(3));
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(recent[i].offset, 0xCu);
+    EXPECT_EQ(recent[i].value, i + 3);
+  }
+  std::vector<TraceEntry> trace = device_->Trace();
+  ASSERT_THAT(trace, SizeIs(3));
+  EXPECT_EQ(trace[2].offset, 0x10u);
+  EXPECT_EQ(trace[2].outcome, TraceOutcome::kViolation);
+  EXPECT_EQ(trace[0].value, 4u);
+}
+
 // Each trace entry says what happened: op, space, offset, width, value,
 // register, time, and how the access ended (ok, reserved, violation + kind).
 TEST_F(DeviceStateTest, TraceEntryFields) {

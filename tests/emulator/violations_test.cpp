@@ -2,6 +2,7 @@
 // per kind the core emits, the fields a violation carries, and the policy
 // deciding whether it fails (strict, lenient, per kind, bounded, callback).
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -265,6 +266,28 @@ TEST_F(ViolationsTest, CallbackSeesEveryRecordedViolation) {
   EXPECT_THAT(seen[0], HasSubstr("write-only: read32 mmio 0x104 (KEY)"));
   EXPECT_THAT(seen[1], HasSubstr("read-only: write32 mmio 0x100 (STATUS.BUSY) value 0x1"));
   EXPECT_THAT(device_->violations(), SizeIs(1));
+}
+
+// An on_violation that throws (a test's fatal failure) abandons the access
+// mid-record: its other violations are dropped with it, never recorded
+// against the next access.
+TEST_F(ViolationsTest, ThrowingCallbackLeavesNothingForTheNextAccess) {
+  int calls = 0;
+  DeviceOptions options;
+  options.on_violation = [&calls](const Violation&) {
+    if (calls++ == 0) throw std::runtime_error("fatal failure");
+  };
+  Make(options);
+  device_->PokeRegister(status_, 0x1);
+  // BUSY := 0 (ro) and RSVD := 1 (mbz): two violations, the first throws.
+  EXPECT_THROW(device_->Write(mmio_, 0x100, 32, 0x0100'0000), std::runtime_error);
+  EXPECT_THAT(device_->violations(), IsEmpty());
+  device_->Write(mmio_, 0x108, 32, 0x1);  // clean
+  EXPECT_THAT(device_->violations(), IsEmpty());
+  device_->Read(mmio_, 0x104, 32);  // write-only: recorded alone
+  ASSERT_THAT(device_->violations(), SizeIs(1));
+  EXPECT_EQ(device_->violations()[0].kind, ViolationKind::kWriteOnly);
+  EXPECT_EQ(calls, 2);
 }
 
 // `unmodelled` is an emulator gap, never the driver's fault: Strict()
