@@ -22,11 +22,13 @@ uint64_t OnceFieldBits(const RegisterModel& r, uint64_t store_once, uint64_t bit
 }
 
 // After an access through an alias window reached the target space, the
-// trace entry describes the window access again (`outer`); a violation
-// inside the target is still this access's, so its outcome and kinds stay.
+// trace entry describes the window access again (`outer`: replaying it goes
+// through the window) but names the register it reached; a violation inside
+// the target is still this access's, so its outcome and kinds stay.
 void KeepWindowEntry(TraceEntry& entry, const TraceEntry& outer) {
   TraceEntry inner = entry;
   entry = outer;
+  entry.reg = inner.reg;
   if (inner.outcome == TraceOutcome::kViolation) {
     entry.outcome = inner.outcome;
     entry.violation = inner.violation;
@@ -299,9 +301,17 @@ void Device::WriteLocked(SpaceId space_id, uint64_t offset, unsigned width, uint
     if (WindowEnabled(*range)) {
       if (!CheckShape(space, offset, width, range->widths, access)) return;
       if (range->writes == regdb::AliasWrites::kIgnore) {
+        // Named after the register the write meant to reach, if any.
+        const SpaceModel& target = model_->spaces()[range->target_space];
+        uint64_t target_offset = range->target_offset + (offset - range->base);
+        access.entry.reg = target.decode.Lookup(target_offset);
+        std::string reached = access.entry.reg == kNoRegister
+                                  ? ""
+                                  : " (" + model_->registers()[access.entry.reg].name + " at " +
+                                        regdb::Hex(target_offset) + ")";
         Violate(access, ViolationKind::kAliasWrite, kNoRegister, 0,
-                "window '" + range->name + "' is a read-only view of space '" +
-                    model_->spaces()[range->target_space].name + "': writes have no effect");
+                "window '" + range->name + "' is a read-only view of space '" + target.name + "'" + reached +
+                    ": writes have no effect");
         return;
       }
       access.entry.outcome = TraceOutcome::kAlias;

@@ -53,13 +53,21 @@ std::string Annotator::Name(const TraceEntry& entry) const {
 }
 
 std::string Annotator::Where(const TraceEntry& entry) const {
-  if (entry.reg != emulator::kNoRegister) return model_.registers()[entry.reg].name;
+  const emulator::RangeModel* range = Window(entry);
+  // Through a window the entry names the register it reached in the target space.
+  if (range != nullptr) return range->name + (entry.reg == emulator::kNoRegister ? "" : " > " + Name(entry));
+  if (entry.reg != emulator::kNoRegister) return Name(entry);
   if (entry.space >= model_.spaces().size()) return "";
+  range = model_.spaces()[entry.space].RangeAt(entry.offset);
+  return range == nullptr ? "" : range->name;
+}
+
+const emulator::RangeModel* Annotator::Window(const TraceEntry& entry) const {
+  if (entry.space >= model_.spaces().size()) return nullptr;
+  // A register at the offset wins over a range (the device decodes registers first).
+  if (model_.Decode(entry.space, entry.offset) != emulator::DecodeTable::kNone) return nullptr;
   const emulator::RangeModel* range = model_.spaces()[entry.space].RangeAt(entry.offset);
-  if (range == nullptr) return "";
-  if (range->kind != regdb::RangeKind::kAlias) return range->name;
-  emulator::RegisterId target = model_.Decode(range->target_space, range->target_offset + entry.offset - range->base);
-  return range->name + (target == emulator::DecodeTable::kNone ? "" : " > " + model_.registers()[target].name);
+  return range != nullptr && range->kind == regdb::RangeKind::kAlias ? range : nullptr;
 }
 
 std::string Annotator::Fields(emulator::RegisterId reg, uint64_t value) const {
@@ -187,11 +195,8 @@ std::string Annotator::ConfigNote(const TraceEntry& entry) {
 }
 
 std::string Annotator::WindowNote(const TraceEntry& entry) const {
-  const emulator::RangeModel* range = model_.spaces()[entry.space].RangeAt(entry.offset);
-  if (range == nullptr || range->kind != regdb::RangeKind::kAlias) return "";
-  emulator::RegisterId target = model_.Decode(range->target_space, range->target_offset + entry.offset - range->base);
   if (entry.op == TraceOp::kWrite) return "write through a read-only window";
-  return target == emulator::DecodeTable::kNone ? "" : Fields(target, entry.value);
+  return entry.reg == emulator::kNoRegister ? "" : Fields(entry.reg, entry.value);
 }
 
 std::string Annotator::Note(const TraceEntry& entry) {
@@ -200,12 +205,11 @@ std::string Annotator::Note(const TraceEntry& entry) {
   std::string note;
   if (space == "config") {
     note = ConfigNote(entry);
-  } else if (entry.reg == emulator::kNoRegister) {
+  } else if (Window(entry) != nullptr) {
     note = WindowNote(entry);
-  } else if (std::string fw = ForcewakeNote(entry); !fw.empty()) {
-    note = fw;
-  } else {
-    note = InterruptNote(Name(entry), entry);
+  } else if (entry.reg != emulator::kNoRegister) {
+    note = ForcewakeNote(entry);
+    if (note.empty()) note = InterruptNote(Name(entry), entry);
     if (note.empty()) note = Fields(entry.reg, entry.value);
   }
   // Request and ack registers are never gated, wherever they lie.

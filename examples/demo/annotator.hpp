@@ -42,6 +42,8 @@ class Annotator {
   std::string InterruptNote(const std::string& reg, const emulator::TraceEntry& entry) const;
   std::string ConfigNote(const emulator::TraceEntry& entry);
   std::string WindowNote(const emulator::TraceEntry& entry) const;
+  // The alias window the access went through, if any.
+  const emulator::RangeModel* Window(const emulator::TraceEntry& entry) const;
   // Non-zero fields of `reg` in `value`: "MSE BME INTDIS" or "RP0_CAP=0x16 ...".
   std::string Fields(emulator::RegisterId reg, uint64_t value) const;
   std::string DomainAt(const emulator::TraceEntry& entry) const;

@@ -13,6 +13,7 @@ namespace regemu::emulator {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using testing_support::Kinds;
 using testing_support::MakeDevice;
@@ -104,6 +105,20 @@ TEST_F(RangesTest, WindowReadsTheTargetSpace) {
   EXPECT_THAT(device_->violations(), IsEmpty());
 }
 
+// The trace entry of a window access keeps the window's address (replaying
+// it goes through the window) and names the register it reached; where the
+// target has no register, it names none.
+TEST_F(RangesTest, WindowAccessNamesTheRegisterItReached) {
+  EnableMemorySpace();
+  device_->Read(mmio_, 0x145998, 32);
+  EXPECT_EQ(LastEntry().reg, Reg("MCH_A"));
+  EXPECT_THAT(RenderTraceEntry(device_->model(), LastEntry()), HasSubstr("MCH_A (alias window)"));
+  device_->Write(mmio_, 0x1059A0, 64, 0x1);  // the forwarding window
+  EXPECT_EQ(LastEntry().reg, Reg("MCH_B"));
+  device_->Read(mmio_, 0x140100, 32);  // nothing at mchbar 0x100: unclaimed there
+  EXPECT_EQ(LastEntry().reg, kNoRegister);
+}
+
 // The window accepts only its own `widths` (16/32/64 here): an 8-bit read
 // is a width violation even though the window is enabled.
 TEST_F(RangesTest, WindowHonoursItsWidths) {
@@ -163,6 +178,23 @@ TEST_F(RangesTest, IgnoredWindowWriteIsAliasWrite) {
   device_->Write(mmio_, 0x145998, 32, 0xDEAD'BEEF);
   EXPECT_THAT(Kinds(*device_), ElementsAre(ViolationKind::kAliasWrite));
   EXPECT_EQ(device_->PeekRegister(Reg("MCH_A")), 0x12345678u);
+  // It names the register the driver meant to write, and where it is.
+  const Violation v = device_->violations()[0];  // violations() returns a copy
+  EXPECT_EQ(v.register_name, "MCH_A");
+  EXPECT_EQ(v.space, "mmio");
+  EXPECT_EQ(v.offset, 0x145998u);
+  EXPECT_THAT(v.rule, HasSubstr("window 'MCHBAR_MIRROR' is a read-only view of space 'mchbar' (MCH_A at 0x5998)"));
+  EXPECT_EQ(LastEntry().reg, Reg("MCH_A"));
+}
+
+// A write through the read-only window where the target has no register
+// still is an alias-write, naming no register.
+TEST_F(RangesTest, IgnoredWindowWriteToNoRegisterNamesNone) {
+  EnableMemorySpace();
+  device_->Write(mmio_, 0x140100, 32, 0x1);
+  ASSERT_THAT(Kinds(*device_), ElementsAre(ViolationKind::kAliasWrite));
+  EXPECT_EQ(device_->violations()[0].register_name, "");
+  EXPECT_THAT(device_->violations()[0].rule, HasSubstr("view of space 'mchbar': writes have no effect"));
 }
 
 // `writes: forward`: a write through the window writes the target register,

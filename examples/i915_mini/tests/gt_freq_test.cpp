@@ -10,6 +10,7 @@
 #include "examples/i915_mini/gt_freq.hpp"
 #include "examples/i915_mini/mchbar_freq.h"
 #include "examples/i915_mini/tests/i915_mini_test.hpp"
+#include "fakes/matchers.hpp"
 #include "regemu/iomem.h"
 #include "regemu/regemu.h"
 
@@ -28,6 +29,9 @@ TEST_F(GtFreqTest, ReadsTheRpsLimitsThroughTheMirror) {
   EXPECT_EQ(freq.rpn_mhz, 300u);
   EXPECT_EQ(freq.rpe_mhz, 550u);
   EXPECT_EQ(freq.perf_status, 0x00001600u);
+  // Reads through the mirror are traced as reads of the MCHBAR registers.
+  EXPECT_THAT(device(), fakes::AccessesInOrder({fakes::ReadOf("RP_STATE_CAP"), fakes::ReadOf("GT_PERF_STATUS",
+                                                                                              0x00001600)}));
 }
 
 TEST_F(GtFreqTest, TheMirrorBaseIsTheDatabasesWindow) {
