@@ -5,11 +5,9 @@
 namespace regemu::i915_mini {
 namespace {
 
-// Linux sizes BAR0..BAR5. yaml/icl declares nothing at BAR5 (0x24), so a
-// read there is an `unclaimed` violation on the emulator, where the
-// hardware reads 0 (an unimplemented BAR); the example stops at BAR4, the
-// last BAR the ICL function implements (driver-facts 4.6).
-constexpr unsigned kBarsToSize = 5;
+// Linux sizes BAR0..BAR5 (PCI_STD_NUM_BARS); ICL implements 0, 2 and 4,
+// and an unimplemented BAR reads back 0 and is skipped.
+constexpr unsigned kBarsToSize = 6;
 
 // One dword of a BAR: original value, all-ones, size mask, original value
 // back (__pci_read_base / __pci_size_bars).
