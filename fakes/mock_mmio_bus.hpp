@@ -7,8 +7,15 @@
 //
 //   MockMmioBus bus;
 //   bus.DelegateToFake(device, "mmio");
+//   EXPECT_CALL(bus, Write(_, _, _)).Times(AnyNumber());  // catch-all first
 //   EXPECT_CALL(bus, Write(0x190010, 32, 0x80000000));
 //   driver.Irq(bus);
+//
+// The catch-all matters: once a method has an EXPECT_CALL, a call matching
+// none of its expectations is an "unexpected call" failure, on a NiceMock
+// too (NiceMock only quiets methods without expectations). Expectations
+// are matched newest first, so the specific ones go after the catch-all;
+// both still delegate (the catch-all has no action of its own).
 
 #include <memory>
 #include <string_view>
