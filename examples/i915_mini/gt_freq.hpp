@@ -6,13 +6,12 @@
 
 #include "examples/i915_mini/bugs.hpp"
 #include "fakes/mmio_bus.hpp"
+#include "regemu/regs/icl.hpp"
 
 namespace regemu::i915_mini {
 
-// i915's MCHBAR_MIRROR_BASE_SNB. The generated header describes registers,
-// not the windows onto them, so the base is the driver's constant (tests
-// check it against the database's MCHBAR_MIRROR window).
-inline constexpr uint64_t kMchbarMirrorBase = 0x140000;
+// i915's MCHBAR_MIRROR_BASE_SNB, from the database's MCHBAR_MIRROR window.
+inline constexpr uint64_t kMchbarMirrorBase = regs::icl::MCHBAR_MIRROR_BASE;
 // Gen9+ RPS units: GT_FREQUENCY_MULTIPLIER (50) * GEN9_FREQ_SCALER (3) / 3.
 inline constexpr unsigned kFreqUnitMhz = 50;
 

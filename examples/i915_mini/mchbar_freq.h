@@ -12,8 +12,8 @@
 extern "C" {
 #endif
 
-/* i915's MCHBAR_MIRROR_BASE_SNB. */
-#define ICL_MCHBAR_MIRROR_BASE 0x140000u
+/* ICL_MCHBAR_MIRROR_BASE (i915's MCHBAR_MIRROR_BASE_SNB) comes with the
+ * register offsets from regemu/regs/icl.h: the database's window. */
 /* Gen9+ RPS frequency unit. */
 #define ICL_FREQ_UNIT_MHZ 50u
 

@@ -9,6 +9,8 @@ _Static_assert(HSW_OACONTROL == 0x2360u, "OACONTROL offset");
 _Static_assert(HSW_OAPERF_A(31) == 0x287cu, "OAPERF_A31 follows the array");
 _Static_assert(GOLDEN_RING_RING_TAIL(GOLDEN_RING_BCS0_BASE) == 0x3030u, "a block register at an instance");
 _Static_assert(GOLDEN_RING_RING_CTX(GOLDEN_RING_RCS0_BASE, 2) == 0x2108u, "an array in a block");
+_Static_assert(GOLDEN_AUX_VIEW_BASE == 0x9000u && GOLDEN_AUX_VIEW_SIZE == 0x1000u, "an alias window");
+_Static_assert(GOLDEN_HOLE_BASE == 0x8000u && GOLDEN_HOLE_SIZE == 0x100u, "a reserved range");
 _Static_assert(GOLDEN_COUNTER_VALUE(1) == 0x100u && GOLDEN_COUNTER_VALUE(4) == 0x118u, "an array from start 1");
 _Static_assert(HSW_OACONTROL_COUNTER_SELECT_A45_B8_C8 == 0x14u, "an enumerated value in place");
 _Static_assert(HSW_OACONTROL_PERFORMANCE_COUNTER_ENABLE == REGEMU_BIT(0), "a one-bit field");

@@ -17,6 +17,9 @@ static_assert(!regemu::hwreg::RegisterIo<int>, "an int is not an IO object");
 // Registers are constexpr values: a field's reset is known at compile time.
 static_assert(golden::POLICIES::Get().rest() == 5);
 static_assert(golden::MODE_CTL::Get().mode_value() == golden::MODE_CTL::MODE::Value::RUN);
+// Ranges: base and size of each alias window and reserved range.
+static_assert(golden::AUX_VIEW_BASE == 0x9000 && golden::AUX_VIEW_SIZE == 0x1000);
+static_assert(golden::HOLE_BASE == 0x8000 && golden::HOLE_SIZE == 0x100);
 
 TEST(GeneratedRegister, GetHoldsTheResetValueAndKnowsItsOffset) {
   auto reg = golden::WIDE_REG::Get();

@@ -79,6 +79,13 @@ void CBackend::Run(std::ostream& os) const {
     }
     for (const RegisterView& view : block.registers) Register(os, prefix, view, block.block->name + "_");
   }
+  for (const regdb::Range& range : db.ranges) {
+    os << "\n/* " << range.name << ": " << CommentText(RangeSummary(range)) << " */\n";
+    if (!range.doc.empty()) os << "/* " << CommentText(range.doc) << " */\n";
+    if (!range.ref.empty()) os << "/* ref: " << CommentText(range.ref) << " */\n";
+    os << "#define " << prefix << range.name << "_BASE " << U64(range.base) << "\n";
+    os << "#define " << prefix << range.name << "_SIZE " << U64(range.size) << "\n";
+  }
   os << "\n#endif /* " << guard << " */\n";
 }
 

@@ -148,6 +148,13 @@ void CppBackend::Run(std::ostream& os) const {
     for (const RegisterView& view : block.registers) Register(os, view, SpaceDoc(*view.reg, view));
     os << "\n}  // namespace " << block.block->name << "\n";
   }
+  for (const regdb::Range& range : db.ranges) {
+    os << "\n";
+    DocLines(os, "", range.doc, range.ref);
+    os << "/// " << CommentText(RangeSummary(range)) << "\n";
+    os << "inline constexpr uint64_t " << range.name << "_BASE = " << HexLiteral(range.base) << ";\n";
+    os << "inline constexpr uint64_t " << range.name << "_SIZE = " << HexLiteral(range.size) << ";\n";
+  }
   os << "\n}  // namespace regemu::regs::" << db.device << "\n";
 }
 

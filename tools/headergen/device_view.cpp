@@ -126,6 +126,17 @@ std::string SafeIdentifier(std::string text) {
   return text;
 }
 
+std::string RangeSummary(const regdb::Range& range) {
+  if (range.kind == regdb::RangeKind::kReserved) {
+    return "reserved range in space " + range.space_name + " (reads 0, writes ignored)";
+  }
+  std::string text = "alias window in space " + range.space_name + " onto space " + range.target_space_name + " at " +
+                     HexLiteral(range.target_offset);
+  text += range.writes == regdb::AliasWrites::kIgnore ? ", read-only (writes ignored)" : ", writes forwarded";
+  if (range.enabled_by) text += ", decoded while " + range.enabled_by->text;
+  return text;
+}
+
 std::string HexLiteral(uint64_t value) {
   char buffer[24];
   std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(value));

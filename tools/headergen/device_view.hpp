@@ -63,6 +63,11 @@ uint64_t BitsWhere(const regdb::Register& reg, Pred pred) {
   return bits & reg.width_mask();
 }
 
+// One line saying what a range is: "reserved range in space mmio (reads 0,
+// writes ignored)" or "alias window in space mmio onto space mchbar at 0x0,
+// read-only (writes ignored), decoded while PCICMD.MSE".
+std::string RangeSummary(const regdb::Range& range);
+
 std::string Upper(std::string text);
 std::string Lower(std::string text);
 // A C/C++ identifier for `text`, avoiding C++ keywords by a trailing `_`.

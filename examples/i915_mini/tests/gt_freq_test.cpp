@@ -13,6 +13,7 @@
 #include "fakes/matchers.hpp"
 #include "regemu/iomem.h"
 #include "regemu/regemu.h"
+#include "regemu/regs/icl.h"
 
 namespace regemu::i915_mini {
 namespace {
@@ -43,7 +44,8 @@ TEST_F(GtFreqTest, TheMirrorBaseIsTheDatabasesWindow) {
   EXPECT_EQ(window->base, kMchbarMirrorBase);
   EXPECT_EQ(window->target_space, *model.FindSpace("mchbar"));
   EXPECT_EQ(window->target_offset, 0u);
-  EXPECT_EQ(kMchbarMirrorBase, ICL_MCHBAR_MIRROR_BASE);
+  EXPECT_EQ(window->size, regs::icl::MCHBAR_MIRROR_SIZE);
+  EXPECT_EQ(kMchbarMirrorBase, ICL_MCHBAR_MIRROR_BASE);  // the C header agrees
 }
 
 // The C file compiled unchanged against regemu/iomem.h: its own device

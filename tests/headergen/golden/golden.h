@@ -376,4 +376,16 @@
 #define GOLDEN_RING_RING_CTX_ID_WIDTH 16u
 #define GOLDEN_RING_RING_CTX_ID_RESET UINT64_C(0x0)
 
+/* HOLE: reserved range in space mmio (reads 0, writes ignored) */
+/* Nothing decodes here */
+/* ref: tests/headergen/data/golden.yaml */
+#define GOLDEN_HOLE_BASE UINT64_C(0x8000)
+#define GOLDEN_HOLE_SIZE UINT64_C(0x100)
+
+/* AUX_VIEW: alias window in space mmio onto space aux at 0x0, read-only (writes ignored), decoded while POLICIES.RW_BIT */
+/* A read-only view of space aux */
+/* ref: a datasheet, aperture chapter */
+#define GOLDEN_AUX_VIEW_BASE UINT64_C(0x9000)
+#define GOLDEN_AUX_VIEW_SIZE UINT64_C(0x1000)
+
 #endif /* REGEMU_REGS_GOLDEN_H_ */

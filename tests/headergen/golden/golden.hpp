@@ -875,4 +875,16 @@ class RING_CTX : public ::regemu::hwreg::Register<RING_CTX, uint32_t> {
 
 }  // namespace RING
 
+/// Nothing decodes here
+/// ref: tests/headergen/data/golden.yaml
+/// reserved range in space mmio (reads 0, writes ignored)
+inline constexpr uint64_t HOLE_BASE = 0x8000;
+inline constexpr uint64_t HOLE_SIZE = 0x100;
+
+/// A read-only view of space aux
+/// ref: a datasheet, aperture chapter
+/// alias window in space mmio onto space aux at 0x0, read-only (writes ignored), decoded while POLICIES.RW_BIT
+inline constexpr uint64_t AUX_VIEW_BASE = 0x9000;
+inline constexpr uint64_t AUX_VIEW_SIZE = 0x1000;
+
 }  // namespace regemu::regs::golden
