@@ -245,7 +245,7 @@ TEST_F(DeviceStateTest, ViolationInAFullRingCarriesTheAccessesBeforeIt) {
   for (uint64_t i = 1; i <= 5; ++i) device_->Write(mmio_, 0xC, 32, i);
   device_->Write(mmio_, 0x10, 32, 1);  // RO_ID: read-only
   ASSERT_THAT(Kinds(*device_), ElementsAre(ViolationKind::kReadOnly));
-  const std::vector<TraceEntry>& recent = device_->violations()[0].recent;
+  const std::vector<TraceEntry> recent = device_->violations()[0].recent;  // violations() returns a copy
   ASSERT_THAT(recent, SizeIs(3));
   for (size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(recent[i].offset, 0xCu);
