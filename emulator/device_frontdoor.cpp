@@ -249,7 +249,7 @@ uint64_t Device::ReadLocked(SpaceId space_id, uint64_t offset, unsigned width, A
       if (!CheckShape(space, offset, width, range->widths, access)) return unclaimed;
       access.entry.outcome = TraceOutcome::kAlias;
       TraceEntry outer = access.entry;
-      uint64_t value = ReadLocked(range->target_space, range->target_offset + (offset - range->base), width, access);
+      uint64_t value = ReadLocked(range->target_space, range->TargetOffset(offset), width, access);
       KeepWindowEntry(access.entry, outer);
       return value;
     }
@@ -303,7 +303,7 @@ void Device::WriteLocked(SpaceId space_id, uint64_t offset, unsigned width, uint
       if (range->writes == regdb::AliasWrites::kIgnore) {
         // Named after the register the write meant to reach, if any.
         const SpaceModel& target = model_->spaces()[range->target_space];
-        uint64_t target_offset = range->target_offset + (offset - range->base);
+        uint64_t target_offset = range->TargetOffset(offset);
         access.entry.reg = target.decode.Lookup(target_offset);
         std::string reached = access.entry.reg == kNoRegister
                                   ? ""
@@ -316,7 +316,7 @@ void Device::WriteLocked(SpaceId space_id, uint64_t offset, unsigned width, uint
       }
       access.entry.outcome = TraceOutcome::kAlias;
       TraceEntry outer = access.entry;
-      WriteLocked(range->target_space, range->target_offset + (offset - range->base), width, value, access);
+      WriteLocked(range->target_space, range->TargetOffset(offset), width, value, access);
       KeepWindowEntry(access.entry, outer);
       return;
     }

@@ -25,7 +25,6 @@ inline Device::Access Device::OpenAccess(const TraceEntry& entry) {
   return Access(slot);
 }
 
-
 inline bool IsAccessWidth(unsigned width) { return width == 8 || width == 16 || width == 32 || width == 64; }
 inline uint64_t WidthMask(unsigned width) { return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }
 

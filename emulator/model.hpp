@@ -83,6 +83,8 @@ struct RangeModel {
   std::string name;
 
   bool Contains(uint64_t offset) const { return offset >= base && offset - base < size; }
+  // Where an offset inside an alias window lands in the target space.
+  uint64_t TargetOffset(uint64_t offset) const { return target_offset + (offset - base); }
 };
 
 // A behaviour's gated range (BehaviourProgram::GatedRanges) in its space.
