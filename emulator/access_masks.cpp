@@ -41,14 +41,20 @@ bool AccessMasks::IsPlain(uint64_t width_mask) const {
 AccessMasks ComputeAccessMasks(const regdb::Register& reg) {
   AccessMasks masks;
   uint64_t covered = 0;
+  uint64_t strict = 0;  // fields with `on_write: violation`
   for (const regdb::Field& field : reg.fields) {
     uint64_t bits = field.mask() & reg.width_mask();
     AddPolicy(masks, field.access, bits);
     covered |= bits;
+    if (field.write_is_violation) strict |= bits;
   }
   // Masked registers: bits 31:16 are the write-enable mask, not storage.
   uint64_t storage = reg.masked ? 0xFFFF : reg.width_mask();
   AddPolicy(masks, reg.default_access, storage & ~covered);
+  // As hardware does: writes to read-only bits of a register with writable
+  // bits are ignored (a driver writes constants, or 0xFFFFFFFF to a mask
+  // register with reserved bits); writing a register that has none is a mistake.
+  if (masks.Writable() != 0) masks.read_only &= strict;
   return masks;
 }
 

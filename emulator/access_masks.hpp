@@ -22,8 +22,25 @@ struct AccessMasks {
   uint64_t one_clears = 0, one_sets = 0, one_toggles = 0;
   uint64_t zero_clears = 0, zero_sets = 0, zero_toggles = 0;
   uint64_t write_clears = 0, write_sets = 0;  // any write clears / sets them
-  uint64_t read_only = 0;     // a write that changes them is a read-only violation
+  // Bits of read-only policies (ro, rc, rs, hw) whose change by a write is a
+  // `read-only` violation: all of them in a register that no write can
+  // change (an ID register), else only the fields marked `on_write:
+  // violation`. Hardware ignores what is written to the others.
+  uint64_t read_only = 0;
   uint64_t must_be_zero = 0;  // a write of 1 is an mbz violation
+
+  // Bits a write can change (stores and every write effect).
+  uint64_t Writable() const {
+    return store | store_once | one_clears | one_sets | one_toggles | zero_clears | zero_sets | zero_toggles |
+           write_clears | write_sets;
+  }
+  // Status bits that act on a written 1 or 0 (w1c, w0s, w1t, ...): a
+  // read-modify-write carries them back as read, and may act on them.
+  uint64_t WriteToAct() const { return one_clears | one_sets | one_toggles | zero_clears | zero_sets | zero_toggles; }
+  // A register mixing such status bits with ordinary stored bits: the device
+  // remembers what the driver read of it to spot a read-modify-write that
+  // acks status by accident (a `hazard`).
+  bool MixesStatusAndControl() const { return WriteToAct() != 0 && (store | store_once) != 0; }
 
   friend bool operator==(const AccessMasks&, const AccessMasks&) = default;
 

@@ -61,6 +61,14 @@ struct MessageWrite {
   uint64_t data = 0;
 };
 
+// What the driver last read of a register tracked for read-modify-write
+// hazards (RegisterModel::kRmwTracked), in the byte lanes read since its
+// last frontdoor write.
+struct ReadSeen {
+  uint64_t value = 0;
+  uint64_t lanes = 0;
+};
+
 // The whole mutable state of a device, for Restore().
 class DeviceSnapshot {
  public:
@@ -73,6 +81,7 @@ class DeviceSnapshot {
   std::shared_ptr<const Model> model_;  // a snapshot fits only devices of this model
   std::vector<uint64_t> values_;
   std::vector<uint64_t> written_once_;
+  std::vector<ReadSeen> read_seen_;
   std::vector<std::unique_ptr<Behaviour>> behaviours_;
   uint64_t now_ns_ = 0;
   bool irq_ = false;
@@ -172,6 +181,10 @@ class Device {
   bool Admit(const SpaceModel& space, uint64_t offset, unsigned width, Access& access);
   bool CheckShape(const SpaceModel& space, uint64_t offset, unsigned width, regdb::WidthSet widths, Access& access);
   bool WindowEnabled(const RangeModel& range) const;
+  // After a write: the access changed stored bits and carried back status
+  // bits as it read them (Access::carried_*), a read-modify-write hazard.
+  void ReportCarriedStatus(Access& access);
+  void CheckMaskedEnables(RegisterId id, uint64_t lanes, uint64_t value, Access& access);
   void Violate(Access& access, ViolationKind kind, RegisterId reg, uint64_t field_bits, std::string rule);
   // The pending violations of access `sequence`: to on_violation and
   // violations(); a read's carry `read_value`.
@@ -193,6 +206,7 @@ class Device {
   mutable SpinLock lock_;
   std::vector<uint64_t> values_;
   std::vector<uint64_t> written_once_;  // per once_slot: the write-once bits used up since reset
+  std::vector<ReadSeen> read_seen_;     // per rmw_slot: what the driver read since its last write
   std::vector<std::unique_ptr<Behaviour>> behaviours_;
   // The trace records peeks too, which are const: it is an observation log.
   mutable TraceRing trace_;

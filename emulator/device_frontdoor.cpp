@@ -123,6 +123,7 @@ void Device::Write(SpaceId space, uint64_t offset, unsigned width, uint64_t valu
       if ((r.flags & RegisterModel::kGated) == 0 || Admit(s, offset, width, access)) {
         WriteBits(id, WidthMask(width), value, access);
       }
+      if (access.carried_reg != kNoRegister) ReportCarriedStatus(access);
       Finish(access);
       return;
     }
@@ -130,6 +131,7 @@ void Device::Write(SpaceId space, uint64_t offset, unsigned width, uint64_t valu
   Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, value, kNoRegister, space,
                                         static_cast<uint8_t>(width), TraceOp::kWrite, TraceOutcome::kOk, 0});
   if (s.gates.empty() || Admit(s, offset, width, access)) WriteLocked(space, offset, width, value, access);
+  if (access.carried_reg != kNoRegister) ReportCarriedStatus(access);
   Finish(access);
 }
 
@@ -353,6 +355,11 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
     }
     in_flight_ = nullptr;
   }
+  if (r.has(RegisterModel::kRmwTracked)) {
+    ReadSeen& seen = read_seen_[r.rmw_slot];
+    seen.value = (seen.value & ~lanes) | (result & lanes);
+    seen.lanes |= lanes;
+  }
   return result;
 }
 
@@ -391,11 +398,41 @@ void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& ac
   }
   uint64_t before = values_[id];
   if (uint64_t changed_ro = (value ^ before) & m.read_only & written) {
+    // m.read_only holds every read-only bit only in a register no write can
+    // change; elsewhere only fields marked `on_write: violation`.
     Violate(access, ViolationKind::kReadOnly, id, changed_ro,
-            "the write would change read-only bits " + regdb::Hex(changed_ro) + " (write back the value read)");
+            m.Writable() == 0
+                ? "no bit of " + r.name + " can be changed by a write (every bit is read-only, hardware-owned or "
+                  "reserved): the write would change bits " + regdb::Hex(changed_ro) +
+                  " and has no effect on hardware; do not write this register"
+                : "the write would change read-only bits " + regdb::Hex(changed_ro) +
+                  ", which the database marks `on_write: violation`; hardware ignores them: write them as they "
+                  "read (" + regdb::Hex(before & changed_ro) + ")");
   }
   if (uint64_t ones = value & m.must_be_zero & written) {
-    Violate(access, ViolationKind::kMbz, id, ones, "must-be-zero bits " + regdb::Hex(ones) + " written as 1");
+    Violate(access, ViolationKind::kMbz, id, ones,
+            "must-be-zero bits " + regdb::Hex(ones) + " written as 1 (write them as 0)");
+  }
+  if (r.has(RegisterModel::kMasked) && written == 0) CheckMaskedEnables(id, lanes, value, access);
+  if (uint64_t changed = (value ^ before) & m.store & written; changed != 0 && access.changed_reg == kNoRegister) {
+    access.changed_reg = id;
+    access.changed_bits = changed;
+  }
+  if (r.has(RegisterModel::kRmwTracked)) {
+    // A read-modify-write carries status bits back as the driver read them.
+    // Where that acts (a w1c bit read as 1 and written as 1 clears it; a
+    // w0s bit read as 0 and written as 0 sets it), note them: with stored
+    // bits changed by the same access, that is a hazard (ReportCarriedStatus).
+    ReadSeen& seen = read_seen_[r.rmw_slot];
+    uint64_t known = seen.lanes & written;
+    uint64_t acts_on_one = (m.one_clears & before) | (m.one_sets & ~before) | m.one_toggles;
+    uint64_t acts_on_zero = (m.zero_clears & before) | (m.zero_sets & ~before) | m.zero_toggles;
+    uint64_t carried = known & ((value & seen.value & acts_on_one) | (~value & ~seen.value & acts_on_zero));
+    seen.lanes &= ~lanes;  // the write used up what was read
+    if (carried != 0 && access.carried_reg == kNoRegister) {
+      access.carried_reg = id;
+      access.carried_bits = carried;
+    }
   }
   uint64_t after = (before & ~(m.store & written)) | (value & m.store & written);
   if (r.has(RegisterModel::kWriteEffects)) after = ApplyWriteEffects(r, m, written, value, after);
@@ -409,6 +446,44 @@ void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& ac
     }
     in_flight_ = nullptr;
   }
+}
+
+// An Intel masked register written with value bits but no enable: bits
+// 31:16 choose which of bits 15:0 change, so the write changes nothing. The
+// driver almost certainly meant _MASKED_BIT_ENABLE.
+void Device::CheckMaskedEnables(RegisterId id, uint64_t lanes, uint64_t value, Access& access) {
+  uint64_t bits = value & lanes & 0xFFFF;
+  if (bits == 0) return;
+  const RegisterModel& r = model_->registers()[id];
+  Violate(access, ViolationKind::kHazard, id, bits,
+          r.name + " is a masked register: bits 31:16 of a write select which of bits 15:0 change, and this write "
+          "enables none, so value bits " + regdb::Hex(bits) + " change nothing. To set them write " +
+              regdb::Hex((bits << 16) | bits) + " (_MASKED_BIT_ENABLE), to clear them " + regdb::Hex(bits << 16) +
+              " (_MASKED_BIT_DISABLE)");
+}
+
+void Device::ReportCarriedStatus(Access& access) {
+  if (access.changed_reg == kNoRegister) return;  // an ack alone (status written back, control unchanged) is the idiom
+  const RegisterModel& status = model_->registers()[access.carried_reg];
+  const RegisterModel& control = model_->registers()[access.changed_reg];
+  const AccessMasks& m = model_->masks(status);
+  uint64_t bits = access.carried_bits;
+  std::string effect = (bits & (m.one_clears | m.zero_clears)) != 0   ? "clears them"
+                       : (bits & (m.one_sets | m.zero_sets)) != 0     ? "sets them"
+                                                                      : "toggles them";
+  std::string idiom = (bits & (m.one_clears | m.one_sets | m.one_toggles)) != 0
+                          ? "with those bits written as 0"
+                          : "with those bits written as 1";
+  std::string control_bits = access.changed_reg == access.carried_reg
+                                 ? "control bits " + regdb::Hex(access.changed_bits) + " of " + control.name
+                                 : control.name + " bits " + regdb::Hex(access.changed_bits);
+  std::string status_name = std::string(status.FieldAt(bits));
+  Violate(access, ViolationKind::kHazard, access.carried_reg, bits,
+          "read-modify-write: the write changes " + control_bits + " and writes status bits " + regdb::Hex(bits) +
+              " of " + status.name + (status_name.empty() ? "" : " (" + status_name + ")") +
+              " back as it read them, which " + effect +
+              ": pending status acked by accident. Write only what you mean: change " + control.name + " " + idiom +
+              ", and ack a status with a separate write of exactly the bits being acked");
 }
 
 void Device::Violate(Access& access, ViolationKind kind, RegisterId reg, uint64_t field_bits, std::string rule) {

@@ -16,6 +16,14 @@ struct Device::Access {
 
   TraceEntry& entry;
   bool violated = false;
+  // Read-modify-write bookkeeping over the registers one write covers (a
+  // dword write of PCI COMMAND + STATUS is two): the first register whose
+  // stored bits it changes, and the first whose status bits it carries back
+  // as the driver read them, acting on them (see Device::WriteBits).
+  RegisterId changed_reg = kNoRegister;
+  uint64_t changed_bits = 0;
+  RegisterId carried_reg = kNoRegister;
+  uint64_t carried_bits = 0;
   // Its violations wait in Device::pending_violations_ until it finishes.
 };
 

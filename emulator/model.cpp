@@ -179,7 +179,13 @@ struct ModelBuilder {
       if (!reg.masked && masks.IsPlain(r.width_mask) && space.widths.Contains(reg.width)) {
         r.flags |= RegisterModel::kPlain;
       }
-      if (masks.IsPlainRead(r.width_mask) && space.widths.Contains(reg.width)) r.flags |= RegisterModel::kPlainRead;
+      if (masks.MixesStatusAndControl()) {
+        // Its reads are remembered, so they leave the read fast path.
+        r.flags |= RegisterModel::kRmwTracked;
+        r.rmw_slot = model->rmw_slots_++;
+      } else if (masks.IsPlainRead(r.width_mask) && space.widths.Contains(reg.width)) {
+        r.flags |= RegisterModel::kPlainRead;
+      }
       if (masks.HasWriteEffects()) r.flags |= RegisterModel::kWriteEffects;
       if (masks.store_once != 0) r.once_slot = model->once_slots_++;
       std::vector<uint64_t> key{masks.readable,    masks.write_only,  masks.read_clears,  masks.read_sets,

@@ -40,6 +40,10 @@ struct RegisterModel {
     // clear/set/toggle, or any write clears/sets bits (WriteBits skips those
     // masks without it).
     kWriteEffects = 1 << 8,
+    // Mixes write-1/0-to-act status bits with stored control bits: the
+    // device remembers what the driver last read of it (rmw_slot), to spot
+    // a read-modify-write that acks status by accident (a `hazard`).
+    kRmwTracked = 1 << 9,
   };
 
   uint64_t offset = 0;
@@ -53,6 +57,7 @@ struct RegisterModel {
   uint8_t width = 32;
   uint8_t extent = 4;  // in offset units: bytes, or 1 in an indexed space
   uint32_t once_slot = 0;  // with write-once bits: its slot in the device's write-once state
+  uint32_t rmw_slot = 0;   // with kRmwTracked: its slot in the device's read-seen state
   std::string name;
   std::vector<FieldModel> fields;
 
@@ -135,6 +140,8 @@ class Model {
   uint32_t interrupt_router() const { return interrupt_router_; }
   // Registers with write-once (w1, wo1) bits, see RegisterModel::once_slot.
   uint32_t once_slots() const { return once_slots_; }
+  // Registers flagged kRmwTracked, see RegisterModel::rmw_slot.
+  uint32_t rmw_slots() const { return rmw_slots_; }
 
   std::optional<SpaceId> FindSpace(std::string_view name) const;
   std::optional<RegisterId> FindRegister(std::string_view name) const;  // binary search over sorted names
@@ -159,6 +166,7 @@ class Model {
   std::vector<uint32_t> interrupt_parents_;
   uint32_t interrupt_router_ = ~uint32_t{0};
   uint32_t once_slots_ = 0;
+  uint32_t rmw_slots_ = 0;
 };
 
 struct CompileResult {

@@ -51,6 +51,8 @@ std::string Violation::Summary() const {
   return std::string(ViolationKindName(kind)) + ": " + access + " value " + regdb::Hex(value) + ": " + rule;
 }
 
+void PrintTo(const Violation& violation, std::ostream* os) { *os << violation.Summary(); }
+
 std::string Violation::Describe(const Model& model) const {
   std::string text = Summary() + "\n";
   if (!recent.empty()) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,9 @@ struct Violation {
   // The summary, then the accesses before it as script lines.
   std::string Describe(const Model& model) const;
 };
+
+// gtest prints a violation as its summary line (not 208 bytes of hex).
+void PrintTo(const Violation& violation, std::ostream* os);
 
 // What a violation of one kind does: fail the run (strict), be recorded only
 // (lenient), or be ignored entirely.

@@ -76,11 +76,16 @@ struct Field {
   Access access = Access::kRw;
   std::optional<uint64_t> reset;  // in field units
   bool is_volatile = false;
+  // `on_write: violation`: a write that would change this read-only field is
+  // a `read-only` violation even where the register has writable bits
+  // (elsewhere hardware ignores what is written to read-only bits).
+  bool write_is_violation = false;
   std::vector<EnumValue> values;
   std::string doc;
   SourceLoc loc;
   SourceLoc bits_loc;
   SourceLoc reset_loc;
+  SourceLoc on_write_loc;
 
   uint64_t mask() const;  // the field's bits in register position
 };

@@ -11,7 +11,8 @@ namespace {
 constexpr std::array<std::string_view, 13> kRegisterKeys{"name",   "space",    "offset",   "width", "reset",
                                                          "access", "masked",   "volatile", "alias_of", "array",
                                                          "fields", "doc",      "ref"};
-constexpr std::array<std::string_view, 7> kFieldKeys{"name", "bits", "access", "reset", "volatile", "values", "doc"};
+constexpr std::array<std::string_view, 8> kFieldKeys{"name",     "bits",   "access", "reset",
+                                                      "volatile", "values", "doc",    "on_write"};
 constexpr std::array<std::string_view, 3> kValueKeys{"name", "value", "doc"};
 constexpr std::array<std::string_view, 3> kArrayKeys{"count", "stride", "start"};
 constexpr std::string_view kIndexPlaceholder = "{n}";
@@ -63,6 +64,11 @@ std::optional<Field> ReadField(const YamlNode& node, SchemaReader& reader) {
   }
   if (const YamlNode* v = node.Find("volatile")) field.is_volatile = reader.Bool(*v, "volatile").value_or(false);
   if (field.access == Access::kHw) field.is_volatile = true;
+  if (const YamlNode* on_write = node.Find("on_write")) {
+    field.on_write_loc = on_write->loc;
+    auto violation = reader.Choice<bool>(*on_write, "on_write", {{"ignore", false}, {"violation", true}});
+    field.write_is_violation = violation.value_or(false);
+  }
   if (const YamlNode* doc = node.Find("doc")) field.doc = reader.Text(*doc, "doc").value_or("");
   if (const YamlNode* values = node.Find("values"); values && reader.ExpectSequence(*values, "values")) {
     for (const YamlNode& entry : values->children) {

@@ -69,6 +69,14 @@ void CheckRegisterFields(const Register& reg, ReportOnce& once, Diagnostics& dia
                                          field.name + "' (" + std::to_string(field.bits.width()) + " bits)");
       }
     }
+    // `on_write: violation` sharpens the read-only rule; a field that takes
+    // writes (or ignores them by definition, like rsvd and fixed) has none.
+    if (field.write_is_violation && Info(field.access).write != WriteEffect::kIgnore &&
+        once.First(field.on_write_loc, "on-write")) {
+      diagnostics.Error(field.on_write_loc, "'on_write: violation' applies to read-only fields (ro, rc, rs, hw); field '" +
+                                                field.name + "' is " + std::string(AccessName(field.access)) + " (" +
+                                                std::string(Info(field.access).summary) + ")");
+    }
     if (field.access == Access::kMbz) {
       uint64_t set_bits = reg.reset & field.mask();
       if (set_bits != 0) {

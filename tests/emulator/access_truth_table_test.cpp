@@ -293,7 +293,7 @@ registers:
     offset: 0x24
     masked: true
     fields:
-      - {name: LOCKED, bits: "15:8", access: ro}
+      - {name: LOCKED, bits: "15:8", access: ro, on_write: violation}
       - {name: ENABLE, bits: "7:0", access: rw}
   - name: ONCE
     space: mmio
@@ -344,21 +344,24 @@ TEST_F(MaskedRegisterTest, WriteWithoutEnablesChangesNothing) {
 }
 
 // A 16-bit write to the low half carries no enables (they are in the other
-// lanes), and one to the high half carries no data lanes: neither changes anything.
+// lanes), and one to the high half carries no data lanes: neither changes
+// anything. Value bits written without their enables are a `hazard` (the
+// driver meant _MASKED_BIT_ENABLE); enables alone, or zeros, are not.
 TEST_F(MaskedRegisterTest, HalfWidthWritesChangeNothing) {
   device_->PokeRegister(mode_, 0x1234);
-  device_->Write(mmio_, 0x20, 16, 0xFFFF);
+  device_->Write(mmio_, 0x20, 16, 0xFFFF);  // hazard
   device_->Write(mmio_, 0x20, 16, 0x0000);
   device_->Write(mmio_, 0x22, 16, 0xFFFF);
-  device_->Write(mmio_, 0x20, 8, 0xFF);
+  device_->Write(mmio_, 0x20, 8, 0xFF);  // hazard
   device_->Write(mmio_, 0x23, 8, 0xFF);
   EXPECT_EQ(device_->PeekRegister(mode_), 0x1234u);
-  EXPECT_THAT(Kinds(*device_), IsEmpty());
+  EXPECT_THAT(Kinds(*device_), ElementsAre(ViolationKind::kHazard, ViolationKind::kHazard));
 }
 
 // A masked write only changes enabled bits, so leaving a ro field's enables
 // clear is never a read-only violation, whatever the data bits say; enabling
-// it with a different value is.
+// it with a different value is, where the field asks for it (`on_write:
+// violation`).
 TEST_F(MaskedRegisterTest, ReadOnlyFieldIsCheckedOnlyWhereEnabled) {
   RegisterId ctl = RegisterNamed(device_->model(), "CTL");
   device_->PokeRegister(ctl, 0xAB00);

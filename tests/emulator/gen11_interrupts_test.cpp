@@ -405,7 +405,7 @@ spaces:
 registers:
   - {name: MSTR, space: mmio, offset: 0x10}
   - {name: DW, space: mmio, offset: 0x18, access: w1c}
-  - {name: ID, space: mmio, offset: 0x60, fields: [{name: VALID, bits: 31, access: w1c}, {name: REST, bits: "30:0", access: rw}]}
+  - {name: ID, space: mmio, offset: 0x60, fields: [{name: VALID, bits: 31, access: w1c}, {name: REST, bits: "30:0", access: hw}]}
   - {name: SEL, space: mmio, offset: 0x70}
   - {name: EN, space: mmio, offset: 0x30, fields: [{name: A, bits: "31:16"}, {name: B, bits: "15:0"}]}
   - {name: MASK, space: mmio, offset: 0x90, reset: 0xFFFFFFFF, fields: [{name: A, bits: "31:16"}, {name: B, bits: "15:0"}]}

@@ -36,7 +36,7 @@ registers:
     space: mmio
     offset: 0x100
     fields:
-      - {name: BUSY, bits: 0, access: ro}
+      - {name: BUSY, bits: 0, access: ro, on_write: violation}
       - {name: MODE, bits: "7:4", access: rw}
       - {name: SECRET, bits: "15:8", access: wo}
       - {name: RSVD, bits: "31:24", access: mbz}
