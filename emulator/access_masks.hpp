@@ -37,10 +37,11 @@ struct AccessMasks {
   // Status bits that act on a written 1 or 0 (w1c, w0s, w1t, ...): a
   // read-modify-write carries them back as read, and may act on them.
   uint64_t WriteToAct() const { return one_clears | one_sets | one_toggles | zero_clears | zero_sets | zero_toggles; }
-  // A register mixing such status bits with ordinary stored bits: the device
-  // remembers what the driver read of it to spot a read-modify-write that
-  // acks status by accident (a `hazard`).
-  bool MixesStatusAndControl() const { return WriteToAct() != 0 && (store | store_once) != 0; }
+  // A register with such status bits: the device remembers what the driver
+  // read of it to spot a read-modify-write that acks status by accident (a
+  // `hazard`: with stored bits of the same register, or of a neighbour one
+  // access also writes, like PCI COMMAND next to STATUS).
+  bool HasStatusBits() const { return WriteToAct() != 0; }
 
   friend bool operator==(const AccessMasks&, const AccessMasks&) = default;
 

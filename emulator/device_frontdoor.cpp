@@ -1,6 +1,7 @@
 // The frontdoor access path: decode, shape checks, byte lanes, access
 // policies, ranges and windows, violations. See emulator/README.md.
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "emulator/device_internal.hpp"
@@ -19,6 +20,13 @@ uint64_t OnceFieldBits(const RegisterModel& r, uint64_t store_once, uint64_t bit
   }
   if ((store_once & ~covered & bits) != 0) result |= store_once & ~covered;
   return result;
+}
+
+// A masked register's value as i915 writes it: 0x00010001.
+std::string Hex32(uint64_t value) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08llx", static_cast<unsigned long long>(value & 0xFFFFFFFF));
+  return text;
 }
 
 // After an access through an alias window reached the target space, the
@@ -458,7 +466,7 @@ void Device::CheckMaskedEnables(RegisterId id, uint64_t lanes, uint64_t value, A
   Violate(access, ViolationKind::kHazard, id, bits,
           r.name + " is a masked register: bits 31:16 of a write select which of bits 15:0 change, and this write "
           "enables none, so value bits " + regdb::Hex(bits) + " change nothing. To set them write " +
-              regdb::Hex((bits << 16) | bits) + " (_MASKED_BIT_ENABLE), to clear them " + regdb::Hex(bits << 16) +
+              Hex32((bits << 16) | bits) + " (_MASKED_BIT_ENABLE), to clear them " + Hex32(bits << 16) +
               " (_MASKED_BIT_DISABLE)");
 }
 
@@ -468,22 +476,25 @@ void Device::ReportCarriedStatus(Access& access) {
   const RegisterModel& control = model_->registers()[access.changed_reg];
   const AccessMasks& m = model_->masks(status);
   uint64_t bits = access.carried_bits;
-  std::string effect = (bits & (m.one_clears | m.zero_clears)) != 0   ? "clears them"
-                       : (bits & (m.one_sets | m.zero_sets)) != 0     ? "sets them"
-                                                                      : "toggles them";
-  std::string idiom = (bits & (m.one_clears | m.one_sets | m.one_toggles)) != 0
-                          ? "with those bits written as 0"
-                          : "with those bits written as 1";
-  std::string control_bits = access.changed_reg == access.carried_reg
-                                 ? "control bits " + regdb::Hex(access.changed_bits) + " of " + control.name
-                                 : control.name + " bits " + regdb::Hex(access.changed_bits);
+  std::string effect;
+  for (auto [mask, verb] : {std::pair{m.one_clears | m.zero_clears, "clears"}, std::pair{m.one_sets | m.zero_sets, "sets"},
+                            std::pair{m.one_toggles | m.zero_toggles, "toggles"}}) {
+    if ((bits & mask) != 0) effect += (effect.empty() ? "" : " or ") + std::string(verb);
+  }
+  effect += " them";
+  bool same = access.changed_reg == access.carried_reg;
+  std::string inert = (bits & (m.one_clears | m.one_sets | m.one_toggles)) != 0 ? "0" : "1";
+  std::string control_bits = same ? "control bits " + regdb::Hex(access.changed_bits) + " of " + control.name
+                                  : control.name + " bits " + regdb::Hex(access.changed_bits);
+  std::string idiom = same ? "write the new control value with those status bits as " + inert
+                           : "write " + control.name + " on its own (a " + std::to_string(control.width) +
+                                 "-bit access at " + regdb::Hex(control.offset) + ")";
   std::string status_name = std::string(status.FieldAt(bits));
   Violate(access, ViolationKind::kHazard, access.carried_reg, bits,
           "read-modify-write: the write changes " + control_bits + " and writes status bits " + regdb::Hex(bits) +
               " of " + status.name + (status_name.empty() ? "" : " (" + status_name + ")") +
-              " back as it read them, which " + effect +
-              ": pending status acked by accident. Write only what you mean: change " + control.name + " " + idiom +
-              ", and ack a status with a separate write of exactly the bits being acked");
+              " back as it read them, which " + effect + ": pending status acked by accident. Write only what you " +
+              "mean: " + idiom + ", and ack a status with a separate write of exactly the bits being acked");
 }
 
 void Device::Violate(Access& access, ViolationKind kind, RegisterId reg, uint64_t field_bits, std::string rule) {

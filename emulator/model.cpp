@@ -179,7 +179,7 @@ struct ModelBuilder {
       if (!reg.masked && masks.IsPlain(r.width_mask) && space.widths.Contains(reg.width)) {
         r.flags |= RegisterModel::kPlain;
       }
-      if (masks.MixesStatusAndControl()) {
+      if (masks.HasStatusBits()) {
         // Its reads are remembered, so they leave the read fast path.
         r.flags |= RegisterModel::kRmwTracked;
         r.rmw_slot = model->rmw_slots_++;

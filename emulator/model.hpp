@@ -40,9 +40,9 @@ struct RegisterModel {
     // clear/set/toggle, or any write clears/sets bits (WriteBits skips those
     // masks without it).
     kWriteEffects = 1 << 8,
-    // Mixes write-1/0-to-act status bits with stored control bits: the
-    // device remembers what the driver last read of it (rmw_slot), to spot
-    // a read-modify-write that acks status by accident (a `hazard`).
+    // Has write-1/0-to-act status bits (w1c, w0s, ...): the device
+    // remembers what the driver last read of it (rmw_slot), to spot a
+    // read-modify-write that acks status by accident (a `hazard`).
     kRmwTracked = 1 << 9,
   };
 

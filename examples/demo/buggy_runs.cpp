@@ -18,6 +18,8 @@ const char* Mistake(Bug bug) {
     case Bug::kClearDwBeforeService: return "the handler clears GT_INTR_DW0 before selector and identity";
     case Bug::kSelectAllPending: return "the handler selects VCS0 and VECS0 with one selector write";
     case Bug::kWriteMchbarMirror: return "RP0 capped by writing RP_STATE_CAP through the MCHBAR mirror";
+    case Bug::kRmwCommandStatus:
+      return "bus mastering enabled by a dword read-modify-write of COMMAND + STATUS while a PCI error is pending";
   }
   return "?";
 }
@@ -34,6 +36,7 @@ emulator::ViolationKind ExpectedKind(Bug bug) {
     case Bug::kClearDwBeforeService:
     case Bug::kSelectAllPending: return emulator::ViolationKind::kProtocol;
     case Bug::kWriteMchbarMirror: return emulator::ViolationKind::kAliasWrite;
+    case Bug::kRmwCommandStatus: return emulator::ViolationKind::kHazard;
   }
   return emulator::ViolationKind::kUnmodelled;
 }
@@ -53,6 +56,12 @@ bool RunBuggy(const std::shared_ptr<const emulator::Model>& model, Bug bug, std:
   out << "\n-- bug '" << i915_mini::BugName(bug) << "': " << Mistake(bug) << " (expect: "
       << emulator::ViolationKindName(expected) << ")\n";
 
+  if (bug == Bug::kRmwCommandStatus) {
+    // Firmware left a Received Master Abort pending in PCI STATUS; the
+    // driver's own error handling (pci_status_get_and_clear_errors) is
+    // what should ack it, not its probe.
+    device.Poke(*model->FindSpace("config"), 0x06, 16, 0x2010);
+  }
   driver.Probe();
   switch (bug) {
     case Bug::kSkipForcewake:
@@ -72,6 +81,8 @@ bool RunBuggy(const std::shared_ptr<const emulator::Model>& model, Bug bug, std:
     case Bug::kWriteMchbarMirror:
       driver.ReadFrequencies();
       break;
+    case Bug::kRmwCommandStatus:
+      break;  // the probe did it
   }
 
   std::vector<emulator::Violation> violations = device.violations();

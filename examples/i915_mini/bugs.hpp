@@ -25,10 +25,16 @@ enum class Bug : uint8_t {
   // MCHBAR mirror, an Ironlake-era habit: since Haswell the mirror is
   // read-only (`alias-write`).
   kWriteMchbarMirror,
+  // Enables memory decode and bus mastering with one 32-bit read-modify-
+  // write of COMMAND and STATUS at 0x04 instead of pci_enable_device's and
+  // pci_set_master's 16-bit writes of COMMAND: the STATUS half carries back
+  // the error bits it read as 1, which are write-1-to-clear, so pending
+  // PCI errors are acked by accident (`hazard`).
+  kRmwCommandStatus,
 };
 
 inline constexpr Bug kAllBugs[] = {Bug::kSkipForcewake, Bug::kClearDwBeforeService, Bug::kSelectAllPending,
-                                   Bug::kWriteMchbarMirror};
+                                   Bug::kWriteMchbarMirror, Bug::kRmwCommandStatus};
 
 constexpr std::string_view BugName(Bug bug) {
   switch (bug) {
@@ -36,6 +42,7 @@ constexpr std::string_view BugName(Bug bug) {
     case Bug::kClearDwBeforeService: return "clear-dw-before-service";
     case Bug::kSelectAllPending: return "select-all-pending";
     case Bug::kWriteMchbarMirror: return "write-mchbar-mirror";
+    case Bug::kRmwCommandStatus: return "rmw-command-status";
   }
   return "?";
 }

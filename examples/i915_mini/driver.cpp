@@ -23,7 +23,7 @@ PciProbeResult I915Mini::Probe() {
   Step("pci: capability lists");
   WalkCapabilities(config_, result);
   Step("pci: enable memory decode and bus mastering");
-  EnableDevice(config_);
+  EnableDevice(config_, options_.bugs);
   if (std::optional<uint8_t> msi = result.FindCapability(pci::kCapIdMsi)) {
     Step("pci: MSI (msi_capability_init)");
     EnableMsi(config_, *msi, options_.msi);

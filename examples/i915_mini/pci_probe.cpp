@@ -104,7 +104,14 @@ void WalkCapabilities(fakes::MmioBus& config, PciProbeResult& result) {
   }
 }
 
-void EnableDevice(fakes::MmioBus& config) {
+void EnableDevice(fakes::MmioBus& config, Bugs bugs) {
+  if (bugs.Has(Bug::kRmwCommandStatus)) {
+    // THE BUG: the dword at 0x04 is COMMAND and STATUS; writing it back
+    // writes 1s into every STATUS error bit that read as 1 (write 1 to clear).
+    uint32_t command_status = config.Read32(pci::kCommand);
+    config.Write32(pci::kCommand, command_status | pci::kCommandMemory | pci::kCommandMaster);
+    return;
+  }
   uint16_t command = config.Read16(pci::kCommand);
   if ((command & pci::kCommandMemory) == 0) {
     command = static_cast<uint16_t>(command | pci::kCommandMemory);

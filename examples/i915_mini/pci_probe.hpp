@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "examples/i915_mini/bugs.hpp"
 #include "fakes/mmio_bus.hpp"
 
 namespace regemu::i915_mini {
@@ -56,7 +57,8 @@ void SizeBars(fakes::MmioBus& config, PciProbeResult& result);
 void WalkCapabilities(fakes::MmioBus& config, PciProbeResult& result);
 
 // pci_enable_device (memory decode) and pci_set_master: each bit written
-// only if it is not set yet.
-void EnableDevice(fakes::MmioBus& config);
+// only if it is not set yet, with 16-bit writes of COMMAND (with
+// Bug::kRmwCommandStatus, one dword read-modify-write of COMMAND + STATUS).
+void EnableDevice(fakes::MmioBus& config, Bugs bugs = {});
 
 }  // namespace regemu::i915_mini

@@ -484,5 +484,44 @@ registers:
   EXPECT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
 }
 
+// ---------------------------------------------------------------- on_write
+
+// `on_write: violation` sharpens the read-only rule, so it belongs on a
+// read-only field; on a writable (or discarding) one it means nothing.
+TEST(CheckerFieldsTest, OnWriteViolationIsForReadOnlyFieldsOnly) {
+  LoadedDatabase loaded = CheckYaml(R"(device: t
+spaces:
+  - {name: mmio, kind: mmio, size: 0x100}
+registers:
+  - name: CTL
+    space: mmio
+    offset: 0x10
+    fields:
+      - {name: LOCK, bits: 31, access: ro, on_write: violation}
+      - {name: BUSY, bits: 30, access: hw, on_write: violation}
+      - {name: EN, bits: 0, access: rw, on_write: violation}      # 11:51 error: EN is rw
+      - {name: SPARE, bits: 1, access: rsvd, on_write: ignore}
+)");
+  EXPECT_THAT(loaded.diagnostics.all(),
+              ElementsAre(ErrorAt(11, 51, AllOf(HasSubstr("'on_write: violation' applies to read-only fields"),
+                                                HasSubstr("field 'EN' is rw")))))
+      << Rendered(loaded);
+}
+
+TEST(CheckerFieldsTest, OnWriteTakesIgnoreOrViolation) {
+  LoadedDatabase loaded = CheckYaml(R"(device: t
+spaces:
+  - {name: mmio, kind: mmio, size: 0x100}
+registers:
+  - name: CTL
+    space: mmio
+    offset: 0x10
+    fields:
+      - {name: LOCK, bits: 31, access: ro, on_write: fail}   # 9:54 error
+)");
+  EXPECT_THAT(loaded.diagnostics.all(),
+              ElementsAre(ErrorAt(9, 54, AllOf(HasSubstr("fail"), HasSubstr("violation"))))) << Rendered(loaded);
+}
+
 }  // namespace
 }  // namespace regemu::regdb

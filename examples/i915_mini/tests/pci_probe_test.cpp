@@ -95,6 +95,33 @@ TEST_F(PciProbeTest, EnablesMemoryDecodeThenBusMastering) {
   EXPECT_THAT(device(), FieldIs("PCICMD.BME", 1));
 }
 
+// Firmware left a Received Master Abort pending: enabling the device with
+// 16-bit writes of COMMAND leaves it for the driver's error handling, and
+// Linux's pci_status_get_and_clear_errors (read STATUS, write back only the
+// error bits that are set, 16 bits wide) acks exactly it. Both are silent.
+TEST_F(PciProbeTest, EnablingLeavesPendingErrorsToTheStatusClear) {
+  device().PokeRegister(*device().model().FindRegister("PCISTS2"), 0x2010);  // RMAS + CAP_LIST
+  EnableDevice(config());
+  EXPECT_THAT(device(), FieldIs("PCISTS2.RMAS", 1));
+  uint16_t errors = config().Read16(pci::kStatus) & 0xF900;
+  config().Write16(pci::kStatus, errors);
+  EXPECT_THAT(device(), FieldIs("PCISTS2.RMAS", 0));
+  EXPECT_THAT(device(), FieldIs("PCISTS2.CAP_LIST", 1));
+}
+
+// The same enable as one dword read-modify-write of COMMAND + STATUS acks
+// the pending error by accident: a `hazard` naming STATUS and the idiom.
+TEST_F(PciProbeTest, DwordReadModifyWriteOfCommandAndStatusIsAHazard) {
+  device().PokeRegister(*device().model().FindRegister("PCISTS2"), 0x2010);
+  EnableDevice(config(), Bugs{Bug::kRmwCommandStatus});
+  EXPECT_THAT(device(), FieldIs("PCICMD.BME", 1));
+  EXPECT_THAT(device(), FieldIs("PCISTS2.RMAS", 0));  // the error is gone, unseen by the error handling
+  EXPECT_THAT(TakeViolations(),
+              ElementsAre(ViolationIs("hazard", "PCISTS2",
+                                      "read-modify-write: the write changes PCICMD bits 0x6 and writes status bits "
+                                      "0x2000 of PCISTS2 (RMAS) back as it read them, which clears them")));
+}
+
 TEST_F(PciProbeTest, EnablesMsiInLinuxOrderAndTheDeviceSendsTheMessage) {
   FirmwareEnablesDecode();
   EnableMsi(config(), 0xAC, MsiMessage{0xFEE00000, 0x4021});
