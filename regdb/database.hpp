@@ -4,6 +4,7 @@
 // its source location. No runtime state lives here.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "regdb/access.hpp"
+#include "regdb/behaviour_config.hpp"
 #include "regdb/numbers.hpp"
 #include "regdb/source.hpp"
 #include "regdb/yaml_tree.hpp"
@@ -189,9 +191,12 @@ struct Block {
 struct BehaviourSpec {
   std::string kind;
   std::string name;
-  YamlNode config;  // the whole mapping, read by the kind's own schema
+  YamlNode yaml;  // the whole mapping, read only by the kind's check
   SourceLoc loc;
   SourceLoc kind_loc;
+  // The kind's check's result (behaviour_config.hpp); null until the checker
+  // ran, and when the section has errors.
+  std::shared_ptr<const BehaviourConfig> config;
 };
 
 struct Database {
