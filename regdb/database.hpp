@@ -214,6 +214,8 @@ struct Database {
   std::optional<SpaceIndex> FindSpace(std::string_view name) const;
   std::optional<RegisterIndex> FindRegister(std::string_view name) const;
   const Register* RegisterNamed(std::string_view name) const;
+  // The index of `reg`, one of `registers`.
+  RegisterIndex IndexOf(const Register& reg) const { return static_cast<RegisterIndex>(&reg - registers.data()); }
 
   // Rebuilds the lookup tables; the link step calls it.
   void IndexNames();

@@ -13,7 +13,7 @@ std::unique_ptr<BehaviourConfig> CheckCounterConfig(const BehaviourSpec& spec, c
   if (!reader.ExpectMap(spec.yaml, "a counter behaviour", kKeys)) return nullptr;
   auto config = std::make_unique<CounterConfig>();
   if (const Register* reg = ResolveRegisterKey(spec, "register", /*required=*/true, database, reader)) {
-    config->reg = *database.FindRegister(reg->name);
+    config->reg = database.IndexOf(*reg);
     config->bits = FieldBits::Of(reg->width_mask());
     if (const Field* field = ResolveFieldKey(spec, "field", *reg, reader)) config->bits = FieldBits::Of(field->mask());
   }
