@@ -3,8 +3,9 @@
 // masks alone cannot express (counters, interrupts, force-wake, ...).
 //
 // A kind has two halves: a BehaviourProgram, compiled once into the Model
-// from its YAML section, and a Behaviour, the per-device runtime state it
-// instantiates. The core calls a Behaviour at these hook points, in this
+// from its typed config (checked and resolved by regdb, see
+// regdb/behaviour_config.hpp; this side never reads YAML), and a Behaviour,
+// the per-device runtime state it instantiates. The core calls a Behaviour at these hook points, in this
 // order within one access: the space's access state (SetSpaceAccess),
 // CheckAccess (the gate: may refuse a frontdoor
 // access to an address in one of the program's GatedRanges, before any
@@ -16,10 +17,11 @@
 // the registers are back at their reset values. Hooks run under the device's
 // lock and use BehaviourContext, never the frontdoor.
 //
-// Adding a kind: one row in regdb/behaviour_kinds.def, its config (struct +
-// check) in regdb/behaviour_configs/, `Compile<Runtime>` in
-// emulator/behaviours/ building from that config, one test file (the
-// recipe is in behaviour_kinds.def).
+// Adding a kind: one row in regdb/behaviour_kinds.def; one config in
+// regdb/behaviour_configs/ (`struct <Runtime>Config` and its check
+// `Check<Runtime>Config`); one runtime, `Compile<Runtime>` in
+// emulator/behaviours/, building from that config (ConfigOf); one test file.
+// The recipe in full is in behaviour_kinds.def.
 
 #include <cstdint>
 #include <memory>
