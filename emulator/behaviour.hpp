@@ -3,8 +3,9 @@
 // masks alone cannot express (counters, interrupts, force-wake, ...).
 //
 // A kind has two halves: a BehaviourProgram, compiled once into the Model
-// from its YAML section, and a Behaviour, the per-device runtime state it
-// instantiates. The core calls a Behaviour at these hook points, in this
+// from its typed config (checked and resolved by regdb, see
+// regdb/behaviour_config.hpp; this side never reads YAML), and a Behaviour,
+// the per-device runtime state it instantiates. The core calls a Behaviour at these hook points, in this
 // order within one access: the space's access state (SetSpaceAccess),
 // CheckAccess (the gate: may refuse a frontdoor
 // access to an address in one of the program's GatedRanges, before any
@@ -16,9 +17,11 @@
 // the registers are back at their reset values. Hooks run under the device's
 // lock and use BehaviourContext, never the frontdoor.
 //
-// Adding a kind: one row in regdb/behaviour_kinds.def, its config check in
-// regdb/behaviour_schemas/, `Compile<Runtime>` in emulator/behaviours/, one
-// test file.
+// Adding a kind: one row in regdb/behaviour_kinds.def; one config in
+// regdb/behaviour_configs/ (`struct <Runtime>Config` and its check
+// `Check<Runtime>Config`); one runtime, `Compile<Runtime>` in
+// emulator/behaviours/, building from that config (ConfigOf); one test file.
+// The recipe in full is in behaviour_kinds.def.
 
 #include <cstdint>
 #include <memory>
@@ -194,9 +197,19 @@ class BehaviourProgram {
   std::string name_;
 };
 
-// Compiles a behaviour section against a model whose registers are built.
-// Returns null and sets `error` for what the config check cannot know.
+// Compiles a behaviour from its checked, typed config (spec.config) against
+// a model whose registers are built. Returns null and sets `error` for what
+// the config check cannot know, or for a spec the checker never accepted.
 std::unique_ptr<BehaviourProgram> CompileBehaviour(const regdb::BehaviourSpec& spec, const Model& model,
                                                    std::string& error);
+
+// The typed config of `spec` as its kind's check built it, or null with
+// `error` set when it holds another kind's.
+template <typename Config>
+const Config* ConfigOf(const regdb::BehaviourSpec& spec, std::string& error) {
+  const auto* config = dynamic_cast<const Config*>(spec.config.get());
+  if (config == nullptr) error = "its configuration is not one of kind '" + spec.kind + "'";
+  return config;
+}
 
 }  // namespace regemu::emulator

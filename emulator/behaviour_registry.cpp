@@ -7,7 +7,7 @@
 
 namespace regemu::emulator {
 
-#define REGDB_BEHAVIOUR(id, name, check, runtime) \
+#define REGDB_BEHAVIOUR(id, name, runtime) \
   std::unique_ptr<BehaviourProgram> Compile##runtime(const regdb::BehaviourSpec&, const Model&, std::string&);
 #include "regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
@@ -17,7 +17,7 @@ namespace {
 using Compiler = std::unique_ptr<BehaviourProgram> (*)(const regdb::BehaviourSpec&, const Model&, std::string&);
 
 constexpr std::array<Compiler, regdb::kBehaviourKindCount> kCompilers{
-#define REGDB_BEHAVIOUR(id, name, check, runtime) &Compile##runtime,
+#define REGDB_BEHAVIOUR(id, name, runtime) &Compile##runtime,
 #include "regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
 };
@@ -29,6 +29,10 @@ std::unique_ptr<BehaviourProgram> CompileBehaviour(const regdb::BehaviourSpec& s
   auto kind = regdb::BehaviourKindFromName(spec.kind);
   if (!kind) {
     error = "unknown behaviour kind '" + spec.kind + "'";
+    return nullptr;
+  }
+  if (!spec.config) {
+    error = "its configuration was not checked (regdb::CheckDatabase), or the check refused it";
     return nullptr;
   }
   return kCompilers[static_cast<size_t>(*kind)](spec, model, error);

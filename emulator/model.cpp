@@ -234,7 +234,10 @@ struct ModelBuilder {
                 [](const RangeModel& a, const RangeModel& b) { return a.base < b.base; });
     }
 
-    // Behaviours last: they resolve register names against the built model.
+    // Behaviours last. Their configs name registers by database index, which
+    // is the RegisterId only while every register compiled: a register that
+    // failed is missing from the model and shifts those after it.
+    if (!result.errors.empty()) return result;
     std::vector<std::vector<uint32_t>> hooks(model->registers_.size());
     for (const regdb::BehaviourSpec& spec : db.behaviours) {
       std::string error;

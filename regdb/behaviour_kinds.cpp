@@ -10,7 +10,7 @@ namespace regemu::regdb {
 namespace {
 
 constexpr std::array kNames = {
-#define REGDB_BEHAVIOUR(id, name, check, runtime) std::string_view(name),
+#define REGDB_BEHAVIOUR(id, name, runtime) std::string_view(name),
 #include "regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
 };
@@ -26,21 +26,28 @@ std::optional<BehaviourKind> BehaviourKindFromName(std::string_view name) {
 
 std::span<const std::string_view> BehaviourKindNames() { return kNames; }
 
-void CheckBehaviourConfig(const BehaviourSpec& spec, const Database& database, SchemaReader& reader) {
+std::shared_ptr<const BehaviourConfig> CheckBehaviourConfig(const BehaviourSpec& spec, const Database& database,
+                                                            SchemaReader& reader) {
   auto kind = BehaviourKindFromName(spec.kind);
-  if (!kind) return;  // the loader already reported it
+  if (!kind) return nullptr;  // the loader already reported it
+  size_t errors_before = reader.diagnostics().error_count();
+  std::unique_ptr<BehaviourConfig> config;
   switch (*kind) {
-#define REGDB_BEHAVIOUR(id, name, check, runtime) \
-  case BehaviourKind::id: check(spec, database, reader); break;
+#define REGDB_BEHAVIOUR(id, name, runtime) \
+  case BehaviourKind::id: config = Check##runtime##Config(spec, database, reader); break;
 #include "regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
   }
+  // A section with a mistake has no configuration, even where the check
+  // could build one: nothing runs a behaviour the checker refused.
+  if (reader.diagnostics().error_count() != errors_before) return nullptr;
+  return config;
 }
 
 const Register* ResolveRegisterKey(const BehaviourSpec& spec, std::string_view key, bool required,
                                    const Database& database, SchemaReader& reader) {
-  const YamlNode* node = required ? reader.Required(spec.config, key, "behaviour '" + spec.name + "'")
-                                  : spec.config.Find(key);
+  const YamlNode* node = required ? reader.Required(spec.yaml, key, "behaviour '" + spec.name + "'")
+                                  : spec.yaml.Find(key);
   if (!node) return nullptr;
   auto name = reader.Identifier(*node, std::string(key));
   if (!name) return nullptr;
@@ -52,7 +59,7 @@ const Register* ResolveRegisterKey(const BehaviourSpec& spec, std::string_view k
 
 const Field* ResolveFieldKey(const BehaviourSpec& spec, std::string_view key, const Register& reg,
                              SchemaReader& reader) {
-  const YamlNode* node = spec.config.Find(key);
+  const YamlNode* node = spec.yaml.Find(key);
   if (!node) return nullptr;
   auto name = reader.Identifier(*node, std::string(key));
   if (!name) return nullptr;

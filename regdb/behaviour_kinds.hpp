@@ -2,6 +2,7 @@
 // Behaviour kinds known to the database, and the check of each kind's
 // configuration (its own schema) against the linked database.
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -12,13 +13,13 @@
 namespace regemu::regdb {
 
 enum class BehaviourKind : unsigned char {
-#define REGDB_BEHAVIOUR(id, name, check, runtime) id,
+#define REGDB_BEHAVIOUR(id, name, runtime) id,
 #include "regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
 };
 
 inline constexpr size_t kBehaviourKindCount = 0
-#define REGDB_BEHAVIOUR(id, name, check, runtime) +1
+#define REGDB_BEHAVIOUR(id, name, runtime) +1
 #include "regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
     ;
@@ -26,12 +27,17 @@ inline constexpr size_t kBehaviourKindCount = 0
 std::optional<BehaviourKind> BehaviourKindFromName(std::string_view name);
 std::span<const std::string_view> BehaviourKindNames();
 
-// Runs the kind's configuration check; reports through `reader`.
-void CheckBehaviourConfig(const BehaviourSpec& spec, const Database& database, SchemaReader& reader);
+// Runs the kind's configuration check, reporting through `reader`; returns
+// its typed configuration, or null when the section has a mistake.
+std::shared_ptr<const BehaviourConfig> CheckBehaviourConfig(const BehaviourSpec& spec, const Database& database,
+                                                            SchemaReader& reader);
 
-// Per-kind checks, declared from the table.
-#define REGDB_BEHAVIOUR(id, name, check, runtime) \
-  void check(const BehaviourSpec& spec, const Database& database, SchemaReader& reader);
+// Per-kind checks, declared from the table: Check<Runtime>Config, in
+// regdb/behaviour_configs/<kind>.cpp, returning a <Runtime>Config
+// (regdb/behaviour_configs/<kind>.hpp).
+#define REGDB_BEHAVIOUR(id, name, runtime)                                                                  \
+  std::unique_ptr<BehaviourConfig> Check##runtime##Config(const BehaviourSpec& spec, const Database& database, \
+                                                          SchemaReader& reader);
 #include "regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
 

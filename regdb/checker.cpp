@@ -13,9 +13,9 @@ void CheckDatabase(Database& database, Diagnostics& diagnostics) {
   CheckBehaviours(database, diagnostics);
 }
 
-void CheckBehaviours(const Database& database, Diagnostics& diagnostics) {
+void CheckBehaviours(Database& database, Diagnostics& diagnostics) {
   SchemaReader reader(diagnostics);
-  for (const BehaviourSpec& spec : database.behaviours) CheckBehaviourConfig(spec, database, reader);
+  for (BehaviourSpec& spec : database.behaviours) spec.config = CheckBehaviourConfig(spec, database, reader);
 }
 
 }  // namespace regemu::regdb

@@ -17,6 +17,7 @@ void LinkNames(Database& database, Diagnostics& diagnostics);
 void CheckFields(const Database& database, Diagnostics& diagnostics);
 void CheckLayout(const Database& database, Diagnostics& diagnostics);
 void CheckRanges(const Database& database, Diagnostics& diagnostics);
-void CheckBehaviours(const Database& database, Diagnostics& diagnostics);
+// Checks each behaviour's section and keeps its typed config in the spec.
+void CheckBehaviours(Database& database, Diagnostics& diagnostics);
 
 }  // namespace regemu::regdb

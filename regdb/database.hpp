@@ -4,6 +4,7 @@
 // its source location. No runtime state lives here.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "regdb/access.hpp"
+#include "regdb/behaviour_config.hpp"
 #include "regdb/numbers.hpp"
 #include "regdb/source.hpp"
 #include "regdb/yaml_tree.hpp"
@@ -194,9 +196,12 @@ struct Block {
 struct BehaviourSpec {
   std::string kind;
   std::string name;
-  YamlNode config;  // the whole mapping, read by the kind's own schema
+  YamlNode yaml;  // the whole mapping, read only by the kind's check
   SourceLoc loc;
   SourceLoc kind_loc;
+  // The kind's check's result (behaviour_config.hpp); null until the checker
+  // ran, and when the section has errors.
+  std::shared_ptr<const BehaviourConfig> config;
 };
 
 struct Database {
@@ -214,6 +219,8 @@ struct Database {
   std::optional<SpaceIndex> FindSpace(std::string_view name) const;
   std::optional<RegisterIndex> FindRegister(std::string_view name) const;
   const Register* RegisterNamed(std::string_view name) const;
+  // The index of `reg`, one of `registers`.
+  RegisterIndex IndexOf(const Register& reg) const { return static_cast<RegisterIndex>(&reg - registers.data()); }
 
   // Rebuilds the lookup tables; the link step calls it.
   void IndexNames();

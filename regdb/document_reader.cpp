@@ -302,7 +302,7 @@ class DocumentReader {
       reader_.ReportBadChoice(*kind, "behaviour kind", *text, BehaviourKindNames());
       return;
     }
-    BehaviourSpec spec{*text, *text, node, node.loc, kind->loc};
+    BehaviourSpec spec{*text, *text, node, node.loc, kind->loc, /*config=*/nullptr};  // the checker sets it
     if (const YamlNode* name = node.Find("name")) {
       auto id = reader_.Identifier(*name, "behaviour name");
       if (!id) return;

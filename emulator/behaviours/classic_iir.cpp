@@ -13,19 +13,13 @@
 #include <utility>
 
 #include "emulator/behaviour.hpp"
+#include "regdb/behaviour_configs/classic_iir.hpp"
 #include "regdb/numbers.hpp"
 
 namespace regemu::emulator {
 namespace {
 
-struct ClassicIirConfig {
-  RegisterId isr = 0;
-  RegisterId imr = 0;
-  RegisterId iir = 0;
-  RegisterId ier = 0;
-  unsigned width = 32;
-  std::string parent;
-};
+using regdb::ClassicIirConfig;
 
 class ClassicIirBehaviour : public Behaviour {
  public:
@@ -112,23 +106,11 @@ class ClassicIirProgram : public BehaviourProgram {
 
 }  // namespace
 
-std::unique_ptr<BehaviourProgram> CompileClassicIir(const regdb::BehaviourSpec& spec, const Model& model,
+std::unique_ptr<BehaviourProgram> CompileClassicIir(const regdb::BehaviourSpec& spec, const Model&,
                                                     std::string& error) {
-  // The config was checked by regdb (CheckClassicIirConfig); only resolve it.
-  ClassicIirConfig config;
-  for (auto [key, out] : {std::pair{"isr", &config.isr}, std::pair{"imr", &config.imr},
-                          std::pair{"iir", &config.iir}, std::pair{"ier", &config.ier}}) {
-    const regdb::YamlNode* node = spec.config.Find(key);
-    auto id = node ? model.FindRegister(node->text) : std::nullopt;
-    if (!id) {
-      error = std::string("classic-iir needs a known '") + key + "' register";
-      return nullptr;
-    }
-    *out = *id;
-  }
-  config.width = model.registers()[config.iir].width;
-  if (const regdb::YamlNode* parent = spec.config.Find("interrupt_parent")) config.parent = parent->text;
-  return std::make_unique<ClassicIirProgram>(spec.name, std::move(config));
+  const ClassicIirConfig* config = ConfigOf<ClassicIirConfig>(spec, error);
+  if (!config) return nullptr;
+  return std::make_unique<ClassicIirProgram>(spec.name, *config);
 }
 
 }  // namespace regemu::emulator

@@ -5,18 +5,12 @@
 #include <string>
 
 #include "emulator/behaviour.hpp"
-#include "regdb/numbers.hpp"
+#include "regdb/behaviour_configs/counter.hpp"
 
 namespace regemu::emulator {
 namespace {
 
-struct CounterConfig {
-  RegisterId reg = 0;
-  uint64_t mask = 0;  // the counting bits, in register position
-  unsigned shift = 0;
-  uint64_t period_ns = 1;
-  uint64_t increment = 1;
-};
+using regdb::CounterConfig;
 
 class CounterBehaviour : public Behaviour {
  public:
@@ -31,9 +25,9 @@ class CounterBehaviour : public Behaviour {
     uint64_t ticks = (to_ns - epoch_ns_) / config_.period_ns - (from_ns - epoch_ns_) / config_.period_ns;
     if (ticks == 0) return;
     uint64_t value = context.Peek(config_.reg);
-    uint64_t count = (value & config_.mask) >> config_.shift;
-    count += ticks * config_.increment;  // unsigned wrap, then cut to the field
-    value = (value & ~config_.mask) | ((count << config_.shift) & config_.mask);
+    const regdb::FieldBits& bits = config_.bits;
+    uint64_t count = bits.Get(value) + ticks * config_.increment;  // unsigned wrap, then cut to the field
+    value = (value & ~bits.mask) | ((count << bits.shift) & bits.mask);
     context.Poke(config_.reg, value);
   }
 
@@ -54,50 +48,10 @@ class CounterProgram : public BehaviourProgram {
 
 }  // namespace
 
-std::unique_ptr<BehaviourProgram> CompileCounter(const regdb::BehaviourSpec& spec, const Model& model,
-                                                 std::string& error) {
-  // The config was checked by regdb (CheckCounterConfig); only resolve it.
-  const regdb::YamlNode* reg_node = spec.config.Find("register");
-  const regdb::YamlNode* period_node = spec.config.Find("period");
-  if (!reg_node || !period_node) {
-    error = "counter needs 'register' and 'period'";
-    return nullptr;
-  }
-  auto reg = model.FindRegister(reg_node->text);
-  if (!reg) {
-    error = "unknown register '" + reg_node->text + "'";
-    return nullptr;
-  }
-  const RegisterModel& r = model.registers()[*reg];
-  CounterConfig config;
-  config.reg = *reg;
-  config.mask = r.width_mask;
-  if (const regdb::YamlNode* field_node = spec.config.Find("field")) {
-    config.mask = 0;
-    for (const FieldModel& field : r.fields) {
-      if (field.name == field_node->text) config.mask = field.mask;
-    }
-    if (config.mask == 0) {
-      error = "register '" + r.name + "' has no field '" + field_node->text + "'";
-      return nullptr;
-    }
-  }
-  while (((config.mask >> config.shift) & 1) == 0) ++config.shift;
-  auto period = regdb::ParseDurationNs(period_node->text);
-  if (!std::holds_alternative<uint64_t>(period) || std::get<uint64_t>(period) == 0) {
-    error = "bad period '" + period_node->text + "'";
-    return nullptr;
-  }
-  config.period_ns = std::get<uint64_t>(period);
-  if (const regdb::YamlNode* increment = spec.config.Find("increment")) {
-    auto parsed = regdb::ParseUnsigned(increment->text);
-    if (!std::holds_alternative<uint64_t>(parsed)) {
-      error = "bad increment '" + increment->text + "'";
-      return nullptr;
-    }
-    config.increment = std::get<uint64_t>(parsed);
-  }
-  return std::make_unique<CounterProgram>(spec.name, config);
+std::unique_ptr<BehaviourProgram> CompileCounter(const regdb::BehaviourSpec& spec, const Model&, std::string& error) {
+  const CounterConfig* config = ConfigOf<CounterConfig>(spec, error);
+  if (!config) return nullptr;
+  return std::make_unique<CounterProgram>(spec.name, *config);
 }
 
 }  // namespace regemu::emulator

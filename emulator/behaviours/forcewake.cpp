@@ -9,61 +9,59 @@
 // themselves are never gated (i915 touches them with raw accesses).
 #include <algorithm>
 #include <deque>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "emulator/behaviour.hpp"
+#include "regdb/behaviour_configs/forcewake.hpp"
 #include "regdb/numbers.hpp"
 
 namespace regemu::emulator {
 namespace {
 
+using regdb::ForcewakeConfig;
+using Domain = ForcewakeConfig::Domain;
+using Offsets = std::pair<uint64_t, uint64_t>;  // [first, last]
+
 constexpr uint64_t kRequestBits = 0xFFFF;   // bits 15:0 of request and ack
 constexpr uint64_t kAwakeBits = 0x8003;     // kernel, user, kernel fallback
 
-struct Domain {
-  std::string name;
-  RegisterId request = 0;
-  RegisterId ack = 0;
-};
-
-struct Range {
+// A piece of a declared range that needs a domain, cut around the request
+// and ack registers (never gated).
+struct Gate {
   uint64_t first = 0;
   uint64_t last = 0;
-  uint64_t declared_first = 0;  // as in the YAML, for messages (first/last may be cut around the own registers)
-  uint64_t declared_last = 0;
-  std::vector<uint32_t> domains;  // every one must be awake
+  uint32_t range = 0;  // the declared range (ForcewakeConfig::ranges): its domains and bounds
 };
 
-struct ForcewakeConfig {
-  SpaceId space = 0;
-  uint64_t latency_ns = 0;
-  std::vector<Domain> domains;
-  std::vector<Range> ranges;  // only those that need a domain
-  std::vector<std::pair<uint64_t, uint64_t>> shadowed;  // sorted [first, last] of registers written freely
+// The config and what Compile derives from it against the model.
+struct CompiledForcewake {
+  ForcewakeConfig config;
+  std::vector<Gate> gates;
+  std::vector<Offsets> shadowed;  // sorted offsets of the registers written freely
 };
 
 class ForcewakeBehaviour : public Behaviour {
  public:
-  explicit ForcewakeBehaviour(const ForcewakeConfig& config) : config_(&config) {}
+  explicit ForcewakeBehaviour(const CompiledForcewake& compiled) : compiled_(&compiled) {}
 
   std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<ForcewakeBehaviour>(*this); }
 
   void OnReset(BehaviourContext&) override { pending_.clear(); }
 
   void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t, uint64_t after) override {
+    const ForcewakeConfig& config = compiled_->config;
     // Each domain has its own request register (the config check refuses a shared one).
-    for (uint32_t d = 0; d < config_->domains.size(); ++d) {
-      if (config_->domains[d].request != reg) continue;
-      if (config_->latency_ns == 0) {
+    for (uint32_t d = 0; d < config.domains.size(); ++d) {
+      if (config.domains[d].request != reg) continue;
+      if (config.latency_ns == 0) {
         SetAck(context, d, after);
       } else {
         // Saturating, like the clock: an ack due past the end of time never comes.
         uint64_t now = context.now_ns();
-        uint64_t due = config_->latency_ns > ~uint64_t{0} - now ? ~uint64_t{0} : now + config_->latency_ns;
+        uint64_t due = config.latency_ns > ~uint64_t{0} - now ? ~uint64_t{0} : now + config.latency_ns;
         pending_.push_back({due, d, after & kRequestBits});
       }
       return;
@@ -80,17 +78,18 @@ class ForcewakeBehaviour : public Behaviour {
 
   std::optional<AccessRefusal> CheckAccess(BehaviourContext& context, uint32_t tag, uint64_t offset, unsigned,
                                            bool is_write) override {
-    const Range& range = config_->ranges[tag];
+    const ForcewakeConfig& config = compiled_->config;
+    const ForcewakeConfig::Range& range = config.ranges[compiled_->gates[tag].range];
     for (uint32_t d : range.domains) {
-      const Domain& domain = config_->domains[d];
+      const Domain& domain = config.domains[d];
       if ((context.Peek(domain.ack) & kAwakeBits) != 0) continue;
       if (is_write && IsShadowed(offset)) return std::nullopt;
       const auto& regs = context.model().registers();
-      return AccessRefusal{ViolationKind::kForcewake,
-                           "forcewake domain '" + domain.name + "' is asleep at " + regdb::Hex(offset) + " (range " +
-                               regdb::Hex(range.declared_first) + ".." + regdb::Hex(range.declared_last) +
-                               "): write 0x00010001 to " + regs[domain.request].name + " and wait for bit 0 of " +
-                               regs[domain.ack].name + " first"};
+      return AccessRefusal{ViolationKind::kForcewake, "forcewake domain '" + domain.name + "' is asleep at " +
+                                                          regdb::Hex(offset) + " (range " + regdb::Hex(range.first) +
+                                                          ".." + regdb::Hex(range.last) + "): write 0x00010001 to " +
+                                                          regs[domain.request].name + " and wait for bit 0 of " +
+                                                          regs[domain.ack].name + " first"};
     }
     return std::nullopt;
   }
@@ -103,56 +102,53 @@ class ForcewakeBehaviour : public Behaviour {
   };
 
   void SetAck(BehaviourContext& context, uint32_t d, uint64_t request) {
-    RegisterId ack = config_->domains[d].ack;
+    RegisterId ack = compiled_->config.domains[d].ack;
     context.Poke(ack, (context.Peek(ack) & ~kRequestBits) | (request & kRequestBits));
   }
 
   bool IsShadowed(uint64_t offset) const {
-    auto it = std::upper_bound(config_->shadowed.begin(), config_->shadowed.end(), offset,
-                               [](uint64_t value, const auto& range) { return value < range.first; });
-    return it != config_->shadowed.begin() && offset <= std::prev(it)->second;
+    const std::vector<Offsets>& shadowed = compiled_->shadowed;
+    auto it = std::upper_bound(shadowed.begin(), shadowed.end(), offset,
+                               [](uint64_t value, const Offsets& range) { return value < range.first; });
+    return it != shadowed.begin() && offset <= std::prev(it)->second;
   }
 
-  const ForcewakeConfig* config_;  // owned by the program, which outlives every device of its model
+  const CompiledForcewake* compiled_;  // owned by the program, which outlives every device of its model
   std::deque<Pending> pending_;
 };
 
 class ForcewakeProgram : public BehaviourProgram {
  public:
-  ForcewakeProgram(std::string name, ForcewakeConfig config)
-      : BehaviourProgram("forcewake", std::move(name)), config_(std::move(config)) {}
+  ForcewakeProgram(std::string name, CompiledForcewake compiled)
+      : BehaviourProgram("forcewake", std::move(name)), compiled_(std::move(compiled)) {}
 
   std::vector<RegisterId> WriteHooks() const override {
     std::vector<RegisterId> hooks;
-    for (const Domain& domain : config_.domains) hooks.push_back(domain.request);
+    for (const Domain& domain : compiled_.config.domains) hooks.push_back(domain.request);
     return hooks;
   }
 
   std::vector<GatedRange> GatedRanges() const override {
     std::vector<GatedRange> gates;
-    for (uint32_t i = 0; i < config_.ranges.size(); ++i) {
-      gates.push_back({config_.space, config_.ranges[i].first, config_.ranges[i].last, i});
+    auto space = static_cast<SpaceId>(compiled_.config.space);
+    for (uint32_t i = 0; i < compiled_.gates.size(); ++i) {
+      gates.push_back({space, compiled_.gates[i].first, compiled_.gates[i].last, i});
     }
     return gates;
   }
 
   std::vector<PowerDomainInfo> PowerDomains() const override {
+    const ForcewakeConfig& config = compiled_.config;
     std::vector<PowerDomainInfo> domains;
-    for (const Domain& domain : config_.domains) {
-      domains.push_back({domain.name, domain.request, domain.ack, config_.space, {}, {}});
+    for (const Domain& domain : config.domains) {
+      domains.push_back({domain.name, domain.request, domain.ack, static_cast<SpaceId>(config.space), {}, {}});
     }
-    // Ranges were cut around the request and ack registers; report each
-    // declared range once per domain.
-    for (const Range& range : config_.ranges) {
-      for (uint32_t d : range.domains) {
-        auto& ranges = domains[d].ranges;
-        std::pair<uint64_t, uint64_t> declared{range.declared_first, range.declared_last};
-        if (ranges.empty() || ranges.back() != declared) ranges.push_back(declared);
-      }
+    for (const ForcewakeConfig::Range& range : config.ranges) {
+      for (uint32_t d : range.domains) domains[d].ranges.emplace_back(range.first, range.last);
     }
     for (PowerDomainInfo& domain : domains) {
-      for (const auto& shadowed : config_.shadowed) {
-        bool inside = std::any_of(domain.ranges.begin(), domain.ranges.end(), [&](const auto& range) {
+      for (const Offsets& shadowed : compiled_.shadowed) {
+        bool inside = std::any_of(domain.ranges.begin(), domain.ranges.end(), [&](const Offsets& range) {
           return shadowed.first <= range.second && shadowed.second >= range.first;
         });
         if (inside) domain.shadowed.push_back(shadowed);
@@ -161,134 +157,50 @@ class ForcewakeProgram : public BehaviourProgram {
     return domains;
   }
 
-  std::unique_ptr<Behaviour> Instantiate() const override { return std::make_unique<ForcewakeBehaviour>(config_); }
+  std::unique_ptr<Behaviour> Instantiate() const override { return std::make_unique<ForcewakeBehaviour>(compiled_); }
 
  private:
-  ForcewakeConfig config_;
+  CompiledForcewake compiled_;
 };
 
-std::optional<RegisterId> FindIn(const Model& model, const regdb::YamlNode* node, std::string& error) {
-  if (node == nullptr) {
-    error = "a forcewake domain needs 'request' and 'ack'";
-    return std::nullopt;
-  }
-  auto id = model.FindRegister(node->text);
-  if (!id) error = "unknown register '" + node->text + "'";
-  return id;
-}
-
-// Cuts [first, last] around the request and ack registers (never gated), appending the pieces.
-void AddRange(Range range, const std::vector<std::pair<uint64_t, uint64_t>>& free, std::vector<Range>& out) {
+// Cuts declared range `index` around the `free` registers, appending the pieces.
+void AddGates(const ForcewakeConfig::Range& range, uint32_t index, const std::vector<Offsets>& free,
+              std::vector<Gate>& out) {
+  Gate gate{range.first, range.last, index};
   for (const auto& [first, last] : free) {
-    if (last < range.first || first > range.last) continue;
-    if (first > range.first) {
-      Range before = range;
-      before.last = first - 1;
-      out.push_back(before);
-    }
-    if (last >= range.last) return;
-    range.first = last + 1;
+    if (last < gate.first || first > gate.last) continue;
+    if (first > gate.first) out.push_back({gate.first, first - 1, index});
+    if (last >= gate.last) return;
+    gate.first = last + 1;
   }
-  out.push_back(std::move(range));
+  out.push_back(gate);
 }
 
 }  // namespace
 
 std::unique_ptr<BehaviourProgram> CompileForcewake(const regdb::BehaviourSpec& spec, const Model& model,
                                                    std::string& error) {
-  // The config was checked by regdb (CheckForcewakeConfig); only resolve it.
-  ForcewakeConfig config;
-  std::map<std::string, uint32_t, std::less<>> domain_index;
-  std::vector<std::pair<uint64_t, uint64_t>> free;  // request and ack registers
-  const regdb::YamlNode* domains = spec.config.Find("domains");
-  const regdb::YamlNode* ranges = spec.config.Find("ranges");
-  if (!domains || !ranges || domains->children.empty()) {
-    error = "forcewake needs 'domains' and 'ranges'";
-    return nullptr;
-  }
-  for (const regdb::YamlNode& node : domains->children) {
-    Domain domain;
-    const regdb::YamlNode* name = node.Find("name");
-    auto request = FindIn(model, node.Find("request"), error);
-    auto ack = FindIn(model, node.Find("ack"), error);
-    if (!request || !ack) return nullptr;
-    if (!name) {
-      error = "a forcewake domain needs a 'name'";
-      return nullptr;
-    }
-    domain.name = name->text;
-    domain.request = *request;
-    domain.ack = *ack;
-    domain_index.emplace(domain.name, static_cast<uint32_t>(config.domains.size()));
-    config.domains.push_back(domain);
-  }
-  config.space = model.registers()[config.domains[0].request].space;
-  if (const regdb::YamlNode* space = spec.config.Find("space")) {
-    auto id = model.FindSpace(space->text);
-    if (!id) {
-      error = "unknown space '" + space->text + "'";
-      return nullptr;
-    }
-    config.space = *id;
-  }
-  for (const Domain& domain : config.domains) {
+  const ForcewakeConfig* config = ConfigOf<ForcewakeConfig>(spec, error);
+  if (!config) return nullptr;
+  auto offsets = [&](RegisterId id) {
+    const RegisterModel& r = model.registers()[id];
+    return Offsets{r.offset, r.offset + r.extent - 1};
+  };
+  CompiledForcewake compiled{*config, {}, {}};
+  std::vector<Offsets> free;  // the request and ack registers, never gated
+  for (const Domain& domain : config->domains) {
     for (RegisterId id : {domain.request, domain.ack}) {
-      const RegisterModel& r = model.registers()[id];
-      if (r.space == config.space) free.emplace_back(r.offset, r.offset + r.extent - 1);
+      if (model.registers()[id].space == config->space) free.push_back(offsets(id));
     }
   }
   std::sort(free.begin(), free.end());
-  if (const regdb::YamlNode* latency = spec.config.Find("latency")) {
-    auto parsed = regdb::ParseDurationNs(latency->text);
-    if (!std::holds_alternative<uint64_t>(parsed)) {
-      error = "bad latency '" + latency->text + "'";
-      return nullptr;
-    }
-    config.latency_ns = std::get<uint64_t>(parsed);
-  }
-  for (const regdb::YamlNode& node : ranges->children) {
-    const regdb::YamlNode* first = node.Find("first");
-    const regdb::YamlNode* last = node.Find("last");
-    const regdb::YamlNode* names = node.Find("domains");
-    if (!first || !last || !names) {
-      error = "a forcewake range needs 'first', 'last' and 'domains'";
-      return nullptr;
-    }
-    Range range;
-    auto first_value = regdb::ParseUnsigned(first->text);
-    auto last_value = regdb::ParseUnsigned(last->text);
-    if (!std::holds_alternative<uint64_t>(first_value) || !std::holds_alternative<uint64_t>(last_value)) {
-      error = "bad forcewake range '" + first->text + "'..'" + last->text + "'";
-      return nullptr;
-    }
-    range.first = std::get<uint64_t>(first_value);
-    range.last = std::get<uint64_t>(last_value);
-    range.declared_first = range.first;
-    range.declared_last = range.last;
-    for (const regdb::YamlNode& name : names->children) {
-      auto it = domain_index.find(name.text);
-      if (it == domain_index.end()) {
-        error = "unknown forcewake domain '" + name.text + "'";
-        return nullptr;
-      }
-      range.domains.push_back(it->second);
-    }
+  for (uint32_t i = 0; i < config->ranges.size(); ++i) {
     // Always-on ranges are not gated at all: they cost nothing at run time.
-    if (!range.domains.empty()) AddRange(std::move(range), free, config.ranges);
+    if (!config->ranges[i].domains.empty()) AddGates(config->ranges[i], i, free, compiled.gates);
   }
-  if (const regdb::YamlNode* shadowed = spec.config.Find("shadowed")) {
-    for (const regdb::YamlNode& name : shadowed->children) {
-      auto id = model.FindRegister(name.text);
-      if (!id) {
-        error = "unknown register '" + name.text + "'";
-        return nullptr;
-      }
-      const RegisterModel& r = model.registers()[*id];
-      config.shadowed.emplace_back(r.offset, r.offset + r.extent - 1);
-    }
-    std::sort(config.shadowed.begin(), config.shadowed.end());
-  }
-  return std::make_unique<ForcewakeProgram>(spec.name, std::move(config));
+  for (RegisterId id : config->shadowed) compiled.shadowed.push_back(offsets(id));
+  std::sort(compiled.shadowed.begin(), compiled.shadowed.end());
+  return std::make_unique<ForcewakeProgram>(spec.name, std::move(compiled));
 }
 
 }  // namespace regemu::emulator

@@ -2,7 +2,8 @@
 // 001 "Interrupts": Host SW Interface, Interrupt Aggregating Logic, Shared
 // IIR/Selector, Enable and Mask Registers; driver-facts 1.1-1.8). The engine
 // table (class, instance, GT INT DW bank and bit, enable and mask halves)
-// comes from the YAML configuration; this file only interprets it.
+// comes from the checked configuration (regdb/behaviour_configs/
+// gen11_interrupts.hpp); this file only interprets it.
 //
 // First level: an event (16 bits of data) is ANDed with the engine's enable
 // half (disabled bits are dropped) and ORed into the per-instance collapsing
@@ -26,11 +27,13 @@
 #include <array>
 #include <bit>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "emulator/behaviour.hpp"
+#include "regdb/behaviour_configs/gen11_interrupts.hpp"
 #include "regdb/numbers.hpp"
 
 namespace regemu::emulator {
@@ -39,52 +42,36 @@ namespace {
 constexpr uint64_t kValid = uint64_t{1} << 31;
 constexpr uint16_t kNoEngine = 0xFFFF;
 
-struct Half {  // a 16-bit field of an enable or mask register
-  RegisterId reg = 0;
-  unsigned shift = 0;
-  bool present = false;
-};
+using regdb::Gen11InterruptsConfig;
+using Half = Gen11InterruptsConfig::Half;
+using Bank = Gen11InterruptsConfig::Bank;
+using Child = Gen11InterruptsConfig::Child;
+using Engine = Gen11InterruptsConfig::Engine;
 
-struct Engine {
-  std::string name;
-  unsigned cls = 0;
-  unsigned instance = 0;
-  unsigned bank = 0;
-  unsigned bit = 0;
-  Half enable;
-  Half mask;  // absent: never masked
-};
-
-struct Bank {
-  RegisterId dw = 0;
-  RegisterId selector = 0;
-  RegisterId identity = 0;
-  unsigned master_bit = 0;
-  std::array<uint16_t, 32> engine_at{};  // engine index per DW bit, or kNoEngine
-};
-
-struct Child {
-  std::string name;
-  unsigned master_bit = 0;
-};
-
-struct Gen11Config {
-  RegisterId master = 0;
+// The config and the lookups Compile derives from it.
+struct CompiledGen11 {
+  Gen11InterruptsConfig config;
   uint64_t enable_mask = 0;
   uint64_t level_mask = 0;  // every bank's and child's master bit
-  std::vector<Bank> banks;
-  std::vector<Child> children;
-  std::vector<Engine> engines;
+  std::vector<std::array<uint16_t, 32>> engine_at;  // per bank: the engine index per DW bit, or kNoEngine
 };
 
 uint16_t HalfOf(BehaviourContext& context, const Half& half) {
-  return half.present ? static_cast<uint16_t>(context.Peek(half.reg) >> half.shift) : uint16_t{0};
+  return static_cast<uint16_t>(context.Peek(half.reg) >> half.shift);
+}
+
+uint16_t HalfOf(BehaviourContext& context, const std::optional<Half>& half) {
+  return half ? HalfOf(context, *half) : uint16_t{0};
 }
 
 class Gen11InterruptsBehaviour : public Behaviour {
  public:
-  Gen11InterruptsBehaviour(const Gen11Config& config, const std::string& name)
-      : config_(&config), name_(&name), pending_(config.engines.size(), 0), banks_(config.banks.size()) {}
+  Gen11InterruptsBehaviour(const CompiledGen11& compiled, const std::string& name)
+      : compiled_(&compiled),
+        config_(&compiled.config),
+        name_(&name),
+        pending_(compiled.config.engines.size(), 0),
+        banks_(compiled.config.banks.size()) {}
 
   std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<Gen11InterruptsBehaviour>(*this); }
 
@@ -117,9 +104,9 @@ class Gen11InterruptsBehaviour : public Behaviour {
     }
     // A mask register: pending events whose bits were unmasked go forward.
     for (size_t e = 0; e < config_->engines.size(); ++e) {
-      const Half& mask = config_->engines[e].mask;
-      if (!mask.present || mask.reg != reg) continue;
-      uint64_t unmasked = (before >> mask.shift) & ~(after >> mask.shift) & 0xFFFF;
+      const std::optional<Half>& mask = config_->engines[e].mask;
+      if (!mask || mask->reg != reg) continue;
+      uint64_t unmasked = (before >> mask->shift) & ~(after >> mask->shift) & 0xFFFF;
       if ((pending_[e] & unmasked) != 0) Raise(context, e);
     }
     UpdateMaster(context);
@@ -220,7 +207,7 @@ class Gen11InterruptsBehaviour : public Behaviour {
   }
 
   std::string EngineAt(uint32_t b, unsigned bit) const {
-    uint16_t e = config_->banks[b].engine_at[bit];
+    uint16_t e = compiled_->engine_at[b][bit];
     return e == kNoEngine ? "bit " + std::to_string(bit)
                           : "bit " + std::to_string(bit) + " (" + config_->engines[e].name + ")";
   }
@@ -278,7 +265,7 @@ class Gen11InterruptsBehaviour : public Behaviour {
                                   " (seed 001: SW must clear the Shared IIR by writing 1 to Data-Valid to end "
                                   "service of the selected engine before selecting the next)");
     }
-    uint16_t e = bank.engine_at[static_cast<unsigned>(std::countr_zero(value))];
+    uint16_t e = compiled_->engine_at[b][static_cast<unsigned>(std::countr_zero(value))];
     if (e == kNoEngine) return;  // a DW bit no engine owns (poked through the backdoor)
     const Engine& engine = config_->engines[e];
     auto data = static_cast<uint16_t>(pending_[e] & ~HalfOf(context, engine.mask));
@@ -309,12 +296,14 @@ class Gen11InterruptsBehaviour : public Behaviour {
     for (const Bank& bank : config_->banks) {
       if (context.Peek(bank.dw) != 0) level |= uint64_t{1} << bank.master_bit;
     }
-    uint64_t master = (context.Peek(config_->master) & ~config_->level_mask) | level;
+    uint64_t master = (context.Peek(config_->master) & ~compiled_->level_mask) | level;
     context.Poke(config_->master, master);
-    context.SetInterrupt((master & config_->enable_mask) != 0 && level != 0);
+    context.SetInterrupt((master & compiled_->enable_mask) != 0 && level != 0);
   }
 
-  const Gen11Config* config_;  // owned by the program, which outlives every device of its model
+  // Owned by the program, which outlives every device of its model.
+  const CompiledGen11* compiled_;
+  const Gen11InterruptsConfig* config_;  // compiled_->config
   const std::string* name_;
   std::vector<uint16_t> pending_;  // per engine: its collapsing register (INST_CR)
   std::vector<BankState> banks_;
@@ -323,138 +312,59 @@ class Gen11InterruptsBehaviour : public Behaviour {
 
 class Gen11InterruptsProgram : public BehaviourProgram {
  public:
-  Gen11InterruptsProgram(std::string name, Gen11Config config)
-      : BehaviourProgram("gen11-interrupts", std::move(name)), config_(std::move(config)) {}
+  Gen11InterruptsProgram(std::string name, CompiledGen11 compiled)
+      : BehaviourProgram("gen11-interrupts", std::move(name)), compiled_(std::move(compiled)) {}
 
   std::vector<RegisterId> ReadHooks() const override {
     std::vector<RegisterId> hooks;
-    for (const Bank& bank : config_.banks) hooks.push_back(bank.dw);
+    for (const Bank& bank : compiled_.config.banks) hooks.push_back(bank.dw);
     return hooks;
   }
 
   std::vector<RegisterId> WriteHooks() const override {
-    std::vector<RegisterId> hooks{config_.master};
-    for (const Bank& bank : config_.banks) {
+    const Gen11InterruptsConfig& config = compiled_.config;
+    std::vector<RegisterId> hooks{config.master};
+    for (const Bank& bank : config.banks) {
       hooks.insert(hooks.end(), {bank.dw, bank.selector, bank.identity});
     }
-    for (const Engine& engine : config_.engines) {
-      if (engine.mask.present && std::find(hooks.begin(), hooks.end(), engine.mask.reg) == hooks.end()) {
-        hooks.push_back(engine.mask.reg);
+    for (const Engine& engine : config.engines) {
+      if (engine.mask && std::find(hooks.begin(), hooks.end(), engine.mask->reg) == hooks.end()) {
+        hooks.push_back(engine.mask->reg);
       }
     }
     return hooks;
   }
 
   std::unique_ptr<Behaviour> Instantiate() const override {
-    return std::make_unique<Gen11InterruptsBehaviour>(config_, name());
+    return std::make_unique<Gen11InterruptsBehaviour>(compiled_, name());
   }
 
  private:
-  Gen11Config config_;
+  CompiledGen11 compiled_;
 };
-
-bool ResolveRegister(const Model& model, const regdb::YamlNode* node, RegisterId& out, std::string& error) {
-  auto id = node ? model.FindRegister(node->text) : std::nullopt;
-  if (!id) {
-    error = "gen11-interrupts: unknown register '" + (node ? node->text : std::string("(missing)")) + "'";
-    return false;
-  }
-  out = *id;
-  return true;
-}
-
-bool ResolveUnsigned(const regdb::YamlNode* node, uint64_t max, unsigned& out, std::string& error) {
-  auto parsed = node ? regdb::ParseUnsigned(node->text) : regdb::ParseUnsigned("");
-  if (!std::holds_alternative<uint64_t>(parsed) || std::get<uint64_t>(parsed) > max) {
-    error = "gen11-interrupts: bad number '" + (node ? node->text : std::string("(missing)")) + "'";
-    return false;
-  }
-  out = static_cast<unsigned>(std::get<uint64_t>(parsed));
-  return true;
-}
-
-// `REGISTER.FIELD` naming a 16-bit field.
-bool ResolveHalf(const Model& model, const regdb::YamlNode* node, Half& out, std::string& error) {
-  if (node == nullptr) return true;
-  std::string_view text = node->text;
-  size_t dot = text.find('.');
-  auto id = dot == std::string_view::npos ? std::nullopt : model.FindRegister(text.substr(0, dot));
-  if (id) {
-    for (const FieldModel& field : model.registers()[*id].fields) {
-      if (field.name != text.substr(dot + 1) || std::popcount(field.mask) != 16) continue;
-      out = Half{*id, static_cast<unsigned>(std::countr_zero(field.mask)), true};
-      return true;
-    }
-  }
-  error = "gen11-interrupts: '" + node->text + "' is not a 16-bit REGISTER.FIELD";
-  return false;
-}
 
 }  // namespace
 
-std::unique_ptr<BehaviourProgram> CompileGen11Interrupts(const regdb::BehaviourSpec& spec, const Model& model,
+std::unique_ptr<BehaviourProgram> CompileGen11Interrupts(const regdb::BehaviourSpec& spec, const Model&,
                                                          std::string& error) {
-  // The config was checked by regdb (CheckGen11InterruptsConfig); only resolve it.
-  Gen11Config config;
-  unsigned enable_bit = 0;
-  if (!ResolveRegister(model, spec.config.Find("master"), config.master, error) ||
-      !ResolveUnsigned(spec.config.Find("master_enable_bit"), 63, enable_bit, error)) {
+  const Gen11InterruptsConfig* config = ConfigOf<Gen11InterruptsConfig>(spec, error);
+  if (!config) return nullptr;
+  if (config->engines.size() >= kNoEngine) {
+    error = "gen11-interrupts: more than " + std::to_string(kNoEngine - 1) + " engines";
     return nullptr;
   }
-  config.enable_mask = uint64_t{1} << enable_bit;
-  const regdb::YamlNode* banks = spec.config.Find("banks");
-  const regdb::YamlNode* engines = spec.config.Find("engines");
-  if (!banks || !engines) {
-    error = "gen11-interrupts needs 'banks' and 'engines'";
-    return nullptr;
+  CompiledGen11 compiled{*config, uint64_t{1} << config->master_enable_bit, 0, {}};
+  for (const Bank& bank : config->banks) compiled.level_mask |= uint64_t{1} << bank.master_bit;
+  for (const Child& child : config->children) compiled.level_mask |= uint64_t{1} << child.master_bit;
+  std::array<uint16_t, 32> none;
+  none.fill(kNoEngine);
+  compiled.engine_at.assign(config->banks.size(), none);
+  // The check gives each engine its own bank bit.
+  for (size_t e = 0; e < config->engines.size(); ++e) {
+    const Engine& engine = config->engines[e];
+    compiled.engine_at[engine.bank][engine.bit] = static_cast<uint16_t>(e);
   }
-  for (const regdb::YamlNode& node : banks->children) {
-    Bank bank;
-    bank.engine_at.fill(kNoEngine);
-    if (!ResolveRegister(model, node.Find("dw"), bank.dw, error) ||
-        !ResolveRegister(model, node.Find("selector"), bank.selector, error) ||
-        !ResolveRegister(model, node.Find("identity"), bank.identity, error) ||
-        !ResolveUnsigned(node.Find("master_bit"), 63, bank.master_bit, error)) {
-      return nullptr;
-    }
-    config.level_mask |= uint64_t{1} << bank.master_bit;
-    config.banks.push_back(bank);
-  }
-  if (const regdb::YamlNode* children = spec.config.Find("children")) {
-    for (const regdb::YamlNode& node : children->children) {
-      Child child;
-      const regdb::YamlNode* name = node.Find("behaviour");
-      if (!name || !ResolveUnsigned(node.Find("master_bit"), 63, child.master_bit, error)) {
-        if (error.empty()) error = "gen11-interrupts: a child needs 'behaviour'";
-        return nullptr;
-      }
-      child.name = name->text;
-      config.level_mask |= uint64_t{1} << child.master_bit;
-      config.children.push_back(child);
-    }
-  }
-  for (const regdb::YamlNode& node : engines->children) {
-    Engine engine;
-    const regdb::YamlNode* name = node.Find("name");
-    if (!name || !ResolveUnsigned(node.Find("class"), 7, engine.cls, error) ||
-        !ResolveUnsigned(node.Find("instance"), 63, engine.instance, error) ||
-        !ResolveUnsigned(node.Find("bank"), config.banks.size() - 1, engine.bank, error) ||
-        !ResolveUnsigned(node.Find("bit"), 31, engine.bit, error) ||
-        !ResolveHalf(model, node.Find("enable"), engine.enable, error) ||
-        !ResolveHalf(model, node.Find("mask"), engine.mask, error)) {
-      if (error.empty()) error = "gen11-interrupts: an engine needs a 'name'";
-      return nullptr;
-    }
-    engine.name = name->text;
-    uint16_t& slot = config.banks[engine.bank].engine_at[engine.bit];
-    if (slot != kNoEngine) {
-      error = "gen11-interrupts: engines '" + config.engines[slot].name + "' and '" + engine.name + "' share a bit";
-      return nullptr;
-    }
-    slot = static_cast<uint16_t>(config.engines.size());
-    config.engines.push_back(std::move(engine));
-  }
-  return std::make_unique<Gen11InterruptsProgram>(spec.name, std::move(config));
+  return std::make_unique<Gen11InterruptsProgram>(spec.name, std::move(compiled));
 }
 
 }  // namespace regemu::emulator

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "emulator/behaviour.hpp"
+#include "regdb/behaviour_configs/pci_config.hpp"
 #include "regdb/numbers.hpp"
 
 namespace regemu::emulator {
@@ -37,23 +38,8 @@ constexpr uint64_t kPowerStateMask = 0x3;
 constexpr uint64_t kMsiEnable = 1u << 0;
 constexpr uint64_t kVector0 = 1u << 0;
 
-struct PciConfig {
-  RegisterId command = kNoRegister;
-  RegisterId status = kNoRegister;  // optional
-  RegisterId power = kNoRegister;   // optional: PMCS
-  std::vector<SpaceId> memory_spaces;
-  bool has_msi = false;
-  RegisterId msi_control = kNoRegister;
-  RegisterId msi_address = kNoRegister;
-  RegisterId msi_data = kNoRegister;
-  RegisterId msi_mask = kNoRegister;     // optional: per-vector masking
-  RegisterId msi_pending = kNoRegister;  // with msi_mask
-  RegisterId aperture = kNoRegister;     // optional: the aperture BAR
-  RegisterId aperture_size = kNoRegister;
-  uint64_t aperture_size_mask = 0;
-  unsigned aperture_base_bit = 0;  // the BAR's lowest writable bit: the smallest size
-  std::vector<RegisterId> hooked;
-};
+using regdb::PciConfigConfig;
+static_assert(PciConfigConfig::kNone == kNoRegister, "an absent register is the same in config and model");
 
 std::string PowerStateName(uint64_t ps) {
   switch (ps) {
@@ -66,7 +52,9 @@ std::string PowerStateName(uint64_t ps) {
 
 class PciConfigBehaviour : public Behaviour {
  public:
-  explicit PciConfigBehaviour(const PciConfig& config) : config_(config) {}
+  // `aperture_base_bit`: the aperture BAR's lowest writable bit, which gives the smallest size.
+  PciConfigBehaviour(const PciConfigConfig& config, unsigned aperture_base_bit)
+      : config_(&config), aperture_base_bit_(aperture_base_bit) {}
   std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<PciConfigBehaviour>(*this); }
 
   void OnReset(BehaviourContext& context) override {
@@ -78,19 +66,20 @@ class PciConfigBehaviour : public Behaviour {
   }
 
   void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after) override {
-    if (reg == config_.command || reg == config_.power) UpdateSpaces(context);
-    if (reg == config_.aperture || reg == config_.aperture_size) ApplyAperture(context);
-    if (config_.has_msi && (reg == config_.msi_address || reg == config_.msi_data) && before != after &&
+    if (reg == config_->command || reg == config_->power) UpdateSpaces(context);
+    if (reg == config_->aperture || reg == config_->aperture_size) ApplyAperture(context);
+    if (config_->has_msi && (reg == config_->msi_address || reg == config_->msi_data) && before != after &&
         MsiEnabled(context) && !VectorMasked(context)) {
       const Model& model = context.model();
       context.ReportViolation(
           ViolationKind::kProtocol, reg,
-          model.registers()[reg].name + " changed while MSI is enabled and vector 0 is unmasked: the PCI spec leaves "
-          "the message the function sends undefined; mask the vector (" +
-              (config_.msi_mask != kNoRegister ? model.registers()[config_.msi_mask].name : std::string("no mask")) +
-              ") or disable MSI (" + model.registers()[config_.msi_control].name + " bit 0) first");
+          model.registers()[reg].name +
+              " changed while MSI is enabled and vector 0 is unmasked: the PCI spec leaves "
+              "the message the function sends undefined; mask the vector (" +
+              (config_->msi_mask != kNoRegister ? model.registers()[config_->msi_mask].name : std::string("no mask")) +
+              ") or disable MSI (" + model.registers()[config_->msi_control].name + " bit 0) first");
     }
-    if (reg == config_.command || reg == config_.msi_control || reg == config_.msi_mask) context.RefreshInterrupt();
+    if (reg == config_->command || reg == config_->msi_control || reg == config_->msi_mask) context.RefreshInterrupt();
   }
 
   bool RouteInterrupt(BehaviourContext& context, bool requested) override {
@@ -100,10 +89,10 @@ class PciConfigBehaviour : public Behaviour {
     // Enabling MSI while the request is up: the MSI logic sees it rise.
     if (enabled && !msi_was_enabled_ && requested) rising = true;
     msi_was_enabled_ = enabled;
-    if (config_.status != kNoRegister) {
-      uint64_t status = context.Peek(config_.status);
+    if (config_->status != kNoRegister) {
+      uint64_t status = context.Peek(config_->status);
       bool intx_pending = requested && !enabled;
-      context.Poke(config_.status, intx_pending ? status | kStatusInterrupt : status & ~kStatusInterrupt);
+      context.Poke(config_->status, intx_pending ? status | kStatusInterrupt : status & ~kStatusInterrupt);
     }
     if (enabled) {
       if (rising) {
@@ -113,7 +102,7 @@ class PciConfigBehaviour : public Behaviour {
       }
       return false;  // MSI replaces the INTx line
     }
-    return requested && (context.Peek(config_.command) & kCommandIntxDisable) == 0;
+    return requested && (context.Peek(config_->command) & kCommandIntxDisable) == 0;
   }
 
   InjectResult Inject(BehaviourContext& context, std::string_view verb, std::span<const std::string> args,
@@ -130,49 +119,50 @@ class PciConfigBehaviour : public Behaviour {
 
  private:
   bool MsiEnabled(const BehaviourContext& context) const {
-    return config_.has_msi && (context.Peek(config_.msi_control) & kMsiEnable) != 0;
+    return config_->has_msi && (context.Peek(config_->msi_control) & kMsiEnable) != 0;
   }
   bool VectorMasked(const BehaviourContext& context) const {
-    return config_.msi_mask != kNoRegister && (context.Peek(config_.msi_mask) & kVector0) != 0;
+    return config_->msi_mask != kNoRegister && (context.Peek(config_->msi_mask) & kVector0) != 0;
   }
 
   // A rising edge with MSI enabled: send, or hold it pending while masked.
   void Signal(BehaviourContext& context) {
     if (VectorMasked(context)) {
-      context.Poke(config_.msi_pending, context.Peek(config_.msi_pending) | kVector0);
+      context.Poke(config_->msi_pending, context.Peek(config_->msi_pending) | kVector0);
       return;
     }
     Deliver(context);
   }
 
   void DeliverPending(BehaviourContext& context) {
-    if (config_.msi_pending == kNoRegister || VectorMasked(context)) return;
-    uint64_t pending = context.Peek(config_.msi_pending);
+    if (config_->msi_pending == kNoRegister || VectorMasked(context)) return;
+    uint64_t pending = context.Peek(config_->msi_pending);
     if ((pending & kVector0) == 0) return;
-    context.Poke(config_.msi_pending, pending & ~kVector0);
+    context.Poke(config_->msi_pending, pending & ~kVector0);
     Deliver(context);
   }
 
   void Deliver(BehaviourContext& context) {
     const Model& model = context.model();
-    if ((context.Peek(config_.command) & kCommandMaster) == 0) {
-      context.ReportViolation(ViolationKind::kProtocol, config_.msi_control,
-                              "an MSI was due but " + model.registers()[config_.command].name +
+    if ((context.Peek(config_->command) & kCommandMaster) == 0) {
+      context.ReportViolation(ViolationKind::kProtocol, config_->msi_control,
+                              "an MSI was due but " + model.registers()[config_->command].name +
                                   " bit 2 (Bus Master Enable) is clear: a function may not write memory, MSI "
                                   "included, without it; the message is dropped");
       return;
     }
-    context.SendMessage(context.Peek(config_.msi_address), context.Peek(config_.msi_data));
+    context.SendMessage(context.Peek(config_->msi_address), context.Peek(config_->msi_data));
   }
 
   void UpdateSpaces(BehaviourContext& context) {
     const Model& model = context.model();
-    uint64_t ps = config_.power != kNoRegister ? context.Peek(config_.power) & kPowerStateMask : 0;
-    bool memory = (context.Peek(config_.command) & kCommandMemory) != 0;
-    for (SpaceId space : config_.memory_spaces) {
+    uint64_t ps = config_->power != kNoRegister ? context.Peek(config_->power) & kPowerStateMask : 0;
+    bool memory = (context.Peek(config_->command) & kCommandMemory) != 0;
+    for (regdb::SpaceIndex index : config_->memory_spaces) {
+      auto space = static_cast<SpaceId>(index);  // Compile refuses more spaces than a SpaceId counts
       const std::string& name = model.spaces()[space].name;
       if (ps != 0) {
-        const RegisterModel& power = model.registers()[config_.power];
+        const RegisterModel& power = model.registers()[config_->power];
         std::string field = std::string(power.FieldAt(kPowerStateMask));
         context.SetSpaceAccess(space, SpaceAccess::kPoweredDown,
                                power.name + "." + (field.empty() ? std::string("bits 1:0") : field) + " is " +
@@ -180,7 +170,7 @@ class PciConfigBehaviour : public Behaviour {
                                    ": outside D0 only configuration space answers, so memory space '" + name +
                                    "' reads all-ones and drops writes; write D0 first");
       } else if (!memory) {
-        const RegisterModel& command = model.registers()[config_.command];
+        const RegisterModel& command = model.registers()[config_->command];
         std::string bit = std::string(command.FieldAt(kCommandMemory));
         context.SetSpaceAccess(space, SpaceAccess::kNotDecoded,
                                command.name + "." + (bit.empty() ? std::string("bit 1") : bit) +
@@ -193,17 +183,17 @@ class PciConfigBehaviour : public Behaviour {
   }
 
   void ApplyAperture(BehaviourContext& context) {
-    if (config_.aperture == kNoRegister) return;
-    uint64_t apsz = context.Peek(config_.aperture_size) & config_.aperture_size_mask;
-    apsz >>= std::countr_zero(config_.aperture_size_mask);
+    if (config_->aperture == kNoRegister) return;
+    uint64_t apsz = config_->aperture_size_bits.Get(context.Peek(config_->aperture_size));
     auto hardwired_bits = std::bit_width(apsz);
     uint64_t low = hardwired_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << hardwired_bits) - 1;
-    uint64_t hardwired = config_.aperture_base_bit >= 64 ? 0 : low << config_.aperture_base_bit;
-    uint64_t bar = context.Peek(config_.aperture);
-    if ((bar & hardwired) != 0) context.Poke(config_.aperture, bar & ~hardwired);
+    uint64_t hardwired = aperture_base_bit_ >= 64 ? 0 : low << aperture_base_bit_;
+    uint64_t bar = context.Peek(config_->aperture);
+    if ((bar & hardwired) != 0) context.Poke(config_->aperture, bar & ~hardwired);
   }
 
-  PciConfig config_;
+  const PciConfigConfig* config_;  // owned by the program, which outlives every device of its model
+  unsigned aperture_base_bit_ = 0;
   bool requested_ = false;        // the request as last routed
   bool msi_was_enabled_ = false;  // MSI enable as last routed
   bool source_ = false;           // `inject pci-request`
@@ -211,88 +201,46 @@ class PciConfigBehaviour : public Behaviour {
 
 class PciConfigProgram : public BehaviourProgram {
  public:
-  PciConfigProgram(std::string name, PciConfig config)
-      : BehaviourProgram("pci-config", std::move(name)), config_(std::move(config)) {}
-  std::vector<RegisterId> WriteHooks() const override { return config_.hooked; }
+  PciConfigProgram(std::string name, const PciConfigConfig& config, unsigned aperture_base_bit)
+      : BehaviourProgram("pci-config", std::move(name)), config_(config), aperture_base_bit_(aperture_base_bit) {}
+
+  std::vector<RegisterId> WriteHooks() const override {
+    std::vector<RegisterId> hooks;
+    for (RegisterId reg : {config_.command, config_.power, config_.msi_control, config_.msi_address, config_.msi_data,
+                           config_.msi_mask, config_.aperture, config_.aperture_size}) {
+      if (reg != kNoRegister) hooks.push_back(reg);
+    }
+    return hooks;
+  }
   bool RoutesInterrupts() const override { return true; }
-  std::unique_ptr<Behaviour> Instantiate() const override { return std::make_unique<PciConfigBehaviour>(config_); }
+  std::unique_ptr<Behaviour> Instantiate() const override {
+    return std::make_unique<PciConfigBehaviour>(config_, aperture_base_bit_);
+  }
 
  private:
-  PciConfig config_;
+  PciConfigConfig config_;
+  unsigned aperture_base_bit_;
 };
-
-bool Resolve(const regdb::YamlNode& map, std::string_view key, bool required, const Model& model, RegisterId& out,
-             std::string& error) {
-  const regdb::YamlNode* node = map.Find(key);
-  if (!node) {
-    if (required) error = "pci-config needs '" + std::string(key) + "'";
-    return !required;
-  }
-  auto found = model.FindRegister(node->text);
-  if (!found) {
-    error = "pci-config: unknown register '" + node->text + "'";
-    return false;
-  }
-  out = *found;
-  return true;
-}
 
 }  // namespace
 
 std::unique_ptr<BehaviourProgram> CompilePciConfig(const regdb::BehaviourSpec& spec, const Model& model,
                                                    std::string& error) {
-  // The config was checked by regdb (CheckPciConfigConfig); only resolve it.
-  PciConfig config;
-  if (!Resolve(spec.config, "command", true, model, config.command, error) ||
-      !Resolve(spec.config, "status", false, model, config.status, error) ||
-      !Resolve(spec.config, "power", false, model, config.power, error)) {
-    return nullptr;
-  }
-  if (const regdb::YamlNode* spaces = spec.config.Find("memory_spaces")) {
-    for (const regdb::YamlNode& item : spaces->children) {
-      auto space = model.FindSpace(item.text);
-      if (!space) {
-        error = "pci-config: unknown space '" + item.text + "'";
-        return nullptr;
-      }
-      config.memory_spaces.push_back(*space);
-    }
-  }
-  if (const regdb::YamlNode* msi = spec.config.Find("msi")) {
-    config.has_msi = true;
-    if (!Resolve(*msi, "control", true, model, config.msi_control, error) ||
-        !Resolve(*msi, "address", true, model, config.msi_address, error) ||
-        !Resolve(*msi, "data", true, model, config.msi_data, error) ||
-        !Resolve(*msi, "mask", false, model, config.msi_mask, error) ||
-        !Resolve(*msi, "pending", false, model, config.msi_pending, error)) {
+  const PciConfigConfig* config = ConfigOf<PciConfigConfig>(spec, error);
+  if (!config) return nullptr;
+  unsigned aperture_base_bit = 0;
+  if (config->aperture != kNoRegister) {
+    // Which bits software can write comes from the access policies, which
+    // only the model computes.
+    uint64_t writable = model.masks(model.registers()[config->aperture]).store;
+    if (writable == 0) {
+      error = "pci-config: the aperture BAR '" + model.registers()[config->aperture].name +
+              "' has no writable bit to size the aperture from";
       return nullptr;
     }
-    if ((config.msi_mask == kNoRegister) != (config.msi_pending == kNoRegister)) {
-      error = "pci-config: per-vector masking needs both 'mask' and 'pending'";
-      return nullptr;
-    }
+    aperture_base_bit = static_cast<unsigned>(std::countr_zero(writable));
   }
-  if (const regdb::YamlNode* aperture = spec.config.Find("aperture")) {
-    if (!Resolve(*aperture, "bar", true, model, config.aperture, error) ||
-        !Resolve(*aperture, "size", true, model, config.aperture_size, error)) {
-      return nullptr;
-    }
-    const regdb::YamlNode* field = aperture->Find("size_field");
-    for (const FieldModel& f : model.registers()[config.aperture_size].fields) {
-      if (field && f.name == field->text) config.aperture_size_mask = f.mask;
-    }
-    uint64_t writable = model.masks(model.registers()[config.aperture]).store;
-    if (config.aperture_size_mask == 0 || writable == 0) {
-      error = "pci-config: the aperture needs a 'size_field' of its size register and a writable BAR";
-      return nullptr;
-    }
-    config.aperture_base_bit = static_cast<unsigned>(std::countr_zero(writable));
-  }
-  for (RegisterId reg : {config.command, config.power, config.msi_control, config.msi_address, config.msi_data,
-                         config.msi_mask, config.aperture, config.aperture_size}) {
-    if (reg != kNoRegister) config.hooked.push_back(reg);
-  }
-  return std::make_unique<PciConfigProgram>(spec.name, std::move(config));
+  return std::make_unique<PciConfigProgram>(spec.name, *config, aperture_base_bit);
 }
 
 }  // namespace regemu::emulator

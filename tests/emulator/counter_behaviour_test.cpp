@@ -2,25 +2,30 @@
 // counter driven by the virtual clock: adds `increment` every `period`,
 // wrapping at the field width".
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "regdb/behaviour_configs/forcewake.hpp"
 #include "tests/emulator/device_test_support.hpp"
 
 namespace regemu::emulator {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Not;
 using testing_support::Kinds;
 using testing_support::MakeDevice;
 using testing_support::RegisterNamed;
 
 // A device with TIMESTAMP (64-bit, hw) and OASTATUS (COUNT in 31:8, a w1c
 // OVERFLOW bit 0, NIBBLE in 7:4), plus the given counter sections.
-std::unique_ptr<Device> CounterDevice(const std::string& behaviours, DeviceOptions options = {}) {
-  return MakeDevice(R"(device: counter
+constexpr const char* kCounterDevice = R"(device: counter
 spaces:
   - {name: mmio, kind: mmio, size: 0x10000}
 registers:
@@ -33,8 +38,10 @@ registers:
       - {name: NIBBLE, bits: "7:4", access: hw}
       - {name: OVERFLOW, bits: 0, access: w1c}
 behaviours:
-)" + behaviours,
-                    std::move(options));
+)";
+
+std::unique_ptr<Device> CounterDevice(const std::string& behaviours, DeviceOptions options = {}) {
+  return MakeDevice(kCounterDevice + behaviours, std::move(options));
 }
 
 uint64_t Value(const Device& device, const char* name) {
@@ -187,6 +194,49 @@ TEST(CounterBehaviourTest, TwoCountersAreIndependent) {
   device->Advance(160);
   EXPECT_EQ(Value(*device, "TIMESTAMP"), 2u);
   EXPECT_EQ(Value(*device, "OASTATUS"), 16u << 8);
+}
+
+// Compile builds behaviours from the configs the checker keeps in the specs.
+// A spec without one (never checked, or refused) is an error naming the
+// behaviour, not a crash.
+TEST(CounterBehaviourTest, CompilingAnUncheckedBehaviourIsAnError) {
+  regdb::LoadedDatabase loaded = regdb::testing_support::CheckYaml(
+      kCounterDevice + std::string("  - {kind: counter, name: ticks, register: TIMESTAMP, period: 80ns}\n"));
+  ASSERT_FALSE(loaded.diagnostics.has_errors()) << regdb::testing_support::Rendered(loaded);
+  loaded.database.behaviours[0].config.reset();
+  CompileResult compiled = Compile(loaded.database);
+  EXPECT_EQ(compiled.model, nullptr);
+  EXPECT_THAT(compiled.errors, ElementsAre(AllOf(HasSubstr("behaviour 'ticks'"), HasSubstr("not checked"))));
+}
+
+TEST(CounterBehaviourTest, CompilingAConfigOfAnotherKindIsAnError) {
+  regdb::LoadedDatabase loaded = regdb::testing_support::CheckYaml(
+      kCounterDevice + std::string("  - {kind: counter, name: ticks, register: TIMESTAMP, period: 80ns}\n"));
+  ASSERT_FALSE(loaded.diagnostics.has_errors()) << regdb::testing_support::Rendered(loaded);
+  loaded.database.behaviours[0].config = std::make_shared<regdb::ForcewakeConfig>();
+  CompileResult compiled = Compile(loaded.database);
+  EXPECT_EQ(compiled.model, nullptr);
+  EXPECT_THAT(compiled.errors,
+              ElementsAre(AllOf(HasSubstr("behaviour 'ticks'"), HasSubstr("not one of kind 'counter'"))));
+}
+
+// A database that was only loaded: its registers have no resolved space, so
+// they do not compile, and Compile stops before the behaviours (whose
+// register indices would no longer be the model's).
+TEST(CounterBehaviourTest, CompilingAnUncheckedDatabaseIsAnError) {
+  regdb::LoadOptions options;
+  options.read_file = regdb::InMemoryFileReader(
+      {{"test.yaml", kCounterDevice + std::string("  - {kind: counter, name: ticks, register: TIMESTAMP, "
+                                                  "period: 80ns}\n")}});
+  regdb::LoadedDatabase loaded = regdb::LoadDatabase("test.yaml", options);
+  ASSERT_FALSE(loaded.diagnostics.has_errors()) << regdb::testing_support::Rendered(loaded);
+  ASSERT_EQ(loaded.database.behaviours[0].config, nullptr);
+  CompileResult compiled = Compile(loaded.database);
+  EXPECT_EQ(compiled.model, nullptr);
+  EXPECT_THAT(compiled.errors, Not(IsEmpty()));
+  for (const std::string& error : compiled.errors) {
+    EXPECT_THAT(error, AllOf(HasSubstr("has no resolved space"), Not(HasSubstr("behaviour"))));
+  }
 }
 
 }  // namespace

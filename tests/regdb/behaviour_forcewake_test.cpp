@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "regdb/behaviour_configs/forcewake.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::regdb {
@@ -16,6 +17,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using testing_support::CheckYaml;
+using testing_support::ConfigAs;
 using testing_support::ErrorAt;
 using testing_support::Rendered;
 
@@ -52,6 +54,44 @@ TEST(ForcewakeConfigTest, WellFormedConfigIsClean) {
   EXPECT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
 }
 
+TEST(ForcewakeConfigTest, CleanConfigIsResolved) {
+  LoadedDatabase loaded = CheckYaml(Forcewake(kDomains, kRanges, "    shadowed: [RING_TAIL]\n"));
+  ASSERT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
+  const Database& db = loaded.database;
+  const ForcewakeConfig* config = ConfigAs<ForcewakeConfig>(db.behaviours[0]);
+  ASSERT_NE(config, nullptr);
+  EXPECT_EQ(config->space, db.FindSpace("mmio"));  // the first request register's
+  EXPECT_EQ(config->latency_ns, 500u);
+  ASSERT_EQ(config->domains.size(), 2u);
+  EXPECT_EQ(config->domains[0].name, "render");
+  EXPECT_EQ(config->domains[0].request, db.FindRegister("FW_RENDER"));
+  EXPECT_EQ(config->domains[0].ack, db.FindRegister("FW_ACK_RENDER"));
+  EXPECT_EQ(config->domains[1].name, "gt");
+  EXPECT_EQ(config->domains[1].request, db.FindRegister("FW_GT"));
+  EXPECT_EQ(config->domains[1].ack, db.FindRegister("FW_ACK_GT"));
+  // Every declared range, with its domains as indices (an always-on one has none).
+  ASSERT_EQ(config->ranges.size(), 3u);
+  EXPECT_EQ(config->ranges[0].first, 0x2000u);
+  EXPECT_EQ(config->ranges[0].last, 0x26FFu);
+  EXPECT_THAT(config->ranges[0].domains, ElementsAre(0u));
+  EXPECT_THAT(config->ranges[1].domains, ElementsAre(1u, 0u));
+  EXPECT_EQ(config->ranges[2].first, 0x3000u);
+  EXPECT_EQ(config->ranges[2].last, 0x3FFFu);
+  EXPECT_THAT(config->ranges[2].domains, IsEmpty());
+  EXPECT_THAT(config->shadowed, ElementsAre(*db.FindRegister("RING_TAIL")));
+}
+
+TEST(ForcewakeConfigTest, SpaceIsTheNamedOne) {
+  std::string yaml = Forcewake(kDomains, kRanges, "    space: gtt\n");
+  yaml.replace(yaml.find("spaces:\n"), 8, "spaces:\n  - {name: gtt, kind: memory, size: 0x1000}\n");
+  LoadedDatabase loaded = CheckYaml(yaml);
+  ASSERT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
+  const ForcewakeConfig* config = ConfigAs<ForcewakeConfig>(loaded.database.behaviours[0]);
+  ASSERT_NE(config, nullptr);
+  EXPECT_EQ(config->space, loaded.database.FindSpace("gtt"));
+  EXPECT_EQ(config->latency_ns, 500u);
+}
+
 TEST(ForcewakeConfigTest, UnknownRequestAndAckRegisters) {
   LoadedDatabase loaded = CheckYaml(Forcewake(
       "      - {name: render, request: FW_RENDR, ack: FW_ACK_RENDERX}\n"
@@ -72,6 +112,7 @@ TEST(ForcewakeConfigTest, RequestMustBeMasked) {
   EXPECT_THAT(loaded.diagnostics.all(),
               ElementsAre(ErrorAt(14, 33, HasSubstr("'RING_TAIL' must be `masked: true`"))))
       << Rendered(loaded);
+  EXPECT_EQ(loaded.database.behaviours[0].config, nullptr);  // a section with an error has none
 }
 
 TEST(ForcewakeConfigTest, DuplicateDomain) {

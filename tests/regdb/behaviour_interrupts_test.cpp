@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "regdb/behaviour_configs/gen11_interrupts.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::regdb {
@@ -17,6 +18,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using testing_support::CheckYaml;
+using testing_support::ConfigAs;
 using testing_support::ErrorAt;
 using testing_support::Rendered;
 
@@ -60,6 +62,42 @@ TEST(InterruptsConfigTest, WellFormedConfigIsClean) {
   EXPECT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
 }
 
+TEST(InterruptsConfigTest, CleanGen11ConfigIsResolved) {
+  LoadedDatabase loaded = CheckYaml(Irq(kEngines));
+  ASSERT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
+  const Database& db = loaded.database;
+  const Gen11InterruptsConfig* config = ConfigAs<Gen11InterruptsConfig>(db.behaviours[1]);
+  ASSERT_NE(config, nullptr);
+  EXPECT_EQ(config->master, db.FindRegister("MSTR"));
+  EXPECT_EQ(config->master_enable_bit, 31u);
+  ASSERT_EQ(config->banks.size(), 1u);
+  EXPECT_EQ(config->banks[0].dw, db.FindRegister("DW0"));
+  EXPECT_EQ(config->banks[0].selector, db.FindRegister("SEL0"));
+  EXPECT_EQ(config->banks[0].identity, db.FindRegister("ID0"));
+  EXPECT_EQ(config->banks[0].master_bit, 0u);
+  ASSERT_EQ(config->children.size(), 1u);
+  EXPECT_EQ(config->children[0].name, "misc");
+  EXPECT_EQ(config->children[0].master_bit, 29u);
+  ASSERT_EQ(config->engines.size(), 2u);
+  const Gen11InterruptsConfig::Engine& rcs = config->engines[0];
+  EXPECT_EQ(rcs.name, "RCS0");
+  EXPECT_EQ(rcs.cls, 0u);
+  EXPECT_EQ(rcs.instance, 0u);
+  EXPECT_EQ(rcs.bank, 0u);
+  EXPECT_EQ(rcs.bit, 0u);
+  EXPECT_EQ(rcs.enable.reg, db.FindRegister("EN"));
+  EXPECT_EQ(rcs.enable.shift, 16u);  // EN.A, bits 31:16
+  ASSERT_TRUE(rcs.mask.has_value());
+  EXPECT_EQ(rcs.mask->reg, db.FindRegister("MASK"));
+  EXPECT_EQ(rcs.mask->shift, 16u);
+  const Gen11InterruptsConfig::Engine& guc = config->engines[1];
+  EXPECT_EQ(guc.name, "GUC");
+  EXPECT_EQ(guc.cls, 4u);
+  EXPECT_EQ(guc.bit, 25u);
+  EXPECT_EQ(guc.enable.shift, 0u);     // EN.B, bits 15:0
+  EXPECT_FALSE(guc.mask.has_value());  // never masked
+}
+
 TEST(InterruptsConfigTest, ClassicUnknownRegisterAndParent) {
   LoadedDatabase loaded = CheckYaml(Irq(
       kEngines, "  - {name: misc, kind: classic-iir, isr: ISRX, imr: IMR, iir: IIR, ier: IER, interrupt_parent: gtt}\n"));
@@ -93,6 +131,9 @@ TEST(InterruptsConfigTest, ChildMustNameItsParent) {
   EXPECT_THAT(loaded.diagnostics.all(),
               ElementsAre(ErrorAt(22, 28, HasSubstr("must name it as its parent: `interrupt_parent: gt`"))))
       << Rendered(loaded);
+  // The child is clean; the parent, with the error, has no config.
+  EXPECT_NE(loaded.database.behaviours[0].config, nullptr);
+  EXPECT_EQ(loaded.database.behaviours[1].config, nullptr);
 }
 
 TEST(InterruptsConfigTest, MasterBitsMustNotCollide) {

@@ -7,15 +7,19 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "regdb/behaviour_configs/pci_config.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::regdb {
 namespace {
 
 using ::testing::Contains;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 using ::testing::Not;
 using testing_support::CheckYaml;
+using testing_support::ConfigAs;
 using testing_support::ErrorAt;
 using testing_support::Rendered;
 
@@ -67,11 +71,44 @@ TEST(PciConfigConfigTest, WellFormedConfigIsClean) {
   EXPECT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
 }
 
+TEST(PciConfigConfigTest, CleanConfigIsResolved) {
+  auto loaded = CheckYaml(Device(kFull));
+  ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+  const Database& db = loaded.database;
+  const PciConfigConfig* config = ConfigAs<PciConfigConfig>(db.behaviours[0]);
+  ASSERT_NE(config, nullptr);
+  EXPECT_EQ(config->command, db.FindRegister("PCICMD"));
+  EXPECT_EQ(config->status, db.FindRegister("PCISTS"));
+  EXPECT_EQ(config->power, db.FindRegister("PMCS"));
+  EXPECT_THAT(config->memory_spaces, ElementsAre(*db.FindSpace("mmio")));
+  EXPECT_TRUE(config->has_msi);
+  EXPECT_EQ(config->msi_control, db.FindRegister("MC"));
+  EXPECT_EQ(config->msi_address, db.FindRegister("MA"));
+  EXPECT_EQ(config->msi_data, db.FindRegister("MD"));
+  EXPECT_EQ(config->msi_mask, db.FindRegister("MASK"));
+  EXPECT_EQ(config->msi_pending, db.FindRegister("PEND"));
+  EXPECT_EQ(config->aperture, db.FindRegister("BAR0"));
+  EXPECT_EQ(config->aperture_size, db.FindRegister("MSAC"));
+  EXPECT_EQ(config->aperture_size_bits.mask, 0x1Fu);  // APSZ, bits 4:0
+  EXPECT_EQ(config->aperture_size_bits.shift, 0u);
+}
+
 TEST(PciConfigConfigTest, OnlyTheCommandRegisterIsRequired) {
   auto loaded = CheckYaml(Device("    command: PCICMD\n"));
   EXPECT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+  // What is left out stays absent.
+  const PciConfigConfig* config = ConfigAs<PciConfigConfig>(loaded.database.behaviours[0]);
+  ASSERT_NE(config, nullptr);
+  EXPECT_EQ(config->command, loaded.database.FindRegister("PCICMD"));
+  EXPECT_EQ(config->status, PciConfigConfig::kNone);
+  EXPECT_EQ(config->power, PciConfigConfig::kNone);
+  EXPECT_THAT(config->memory_spaces, IsEmpty());
+  EXPECT_FALSE(config->has_msi);
+  EXPECT_EQ(config->msi_mask, PciConfigConfig::kNone);
+  EXPECT_EQ(config->aperture, PciConfigConfig::kNone);
   auto missing = CheckYaml(Device("    status: PCISTS\n"));
   EXPECT_THAT(Rendered(missing), HasSubstr("'command'"));
+  EXPECT_EQ(missing.database.behaviours[0].config, nullptr);  // a section with an error has none
 }
 
 TEST(PciConfigConfigTest, UnknownRegisterIsNamedWithASuggestion) {

@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "regdb/behaviour_configs/slice_steering.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::regdb {
@@ -11,7 +12,9 @@ namespace {
 
 using ::testing::Contains;
 using ::testing::HasSubstr;
+using ::testing::SizeIs;
 using testing_support::CheckYaml;
+using testing_support::ConfigAs;
 using testing_support::ErrorAt;
 using testing_support::Rendered;
 
@@ -43,6 +46,30 @@ TEST(SliceSteeringConfigTest, WellFormedConfigIsClean) {
   EXPECT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
 }
 
+TEST(SliceSteeringConfigTest, CleanConfigIsResolved) {
+  LoadedDatabase loaded = CheckYaml(Steering(kHead,
+                                             "      - {first: 0xB000, last: 0xB0FF, unit: L3}\n"
+                                             "      - {first: 0xB100, last: 0xB3FF, unit: L3 bank}\n"));
+  ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+  const Database& db = loaded.database;
+  const SliceSteeringConfig* config = ConfigAs<SliceSteeringConfig>(db.behaviours[0]);
+  ASSERT_NE(config, nullptr);
+  EXPECT_EQ(config->space, db.FindSpace("mmio"));
+  EXPECT_EQ(config->fuse, db.FindRegister("FUSE"));
+  EXPECT_EQ(config->fuse_bits.mask, 0xFFu);
+  EXPECT_EQ(config->fuse_bits.shift, 0u);
+  EXPECT_EQ(config->selector, db.FindRegister("MCR"));
+  EXPECT_EQ(config->selector_bits.mask, 0x78000000u);  // bits 30:27
+  EXPECT_EQ(config->selector_bits.shift, 27u);
+  ASSERT_THAT(config->ranges, SizeIs(2));
+  EXPECT_EQ(config->ranges[0].first, 0xB000u);
+  EXPECT_EQ(config->ranges[0].last, 0xB0FFu);
+  EXPECT_EQ(config->ranges[0].unit, "L3");
+  EXPECT_EQ(config->ranges[1].first, 0xB100u);
+  EXPECT_EQ(config->ranges[1].last, 0xB3FFu);
+  EXPECT_EQ(config->ranges[1].unit, "L3 bank");
+}
+
 TEST(SliceSteeringConfigTest, UnknownRegisterAndFieldAreNamedWithASuggestion) {
   auto loaded = CheckYaml(Steering("    space: mmio\n    fuse: FUSES\n    fuse_field: S_ENA\n"
                                    "    selector: MCR\n    selector_field: SLCE\n",
@@ -57,6 +84,7 @@ TEST(SliceSteeringConfigTest, MissingFieldKeyIsAnError) {
   auto loaded = CheckYaml(Steering("    space: mmio\n    fuse: FUSE\n    selector: MCR\n    selector_field: SLICE\n",
                                    "      - {first: 0xB000, last: 0xB0FF, unit: L3}\n"));
   EXPECT_THAT(Rendered(loaded), HasSubstr("needs 'fuse_field': the field of FUSE holding the slice enables"));
+  EXPECT_EQ(loaded.database.behaviours[0].config, nullptr);  // a section with an error has none
 }
 
 TEST(SliceSteeringConfigTest, RangesMustBeSortedDisjointAndForward) {

@@ -1,11 +1,17 @@
 // `behaviours:` sections (yaml/README.md "behaviours"): the kind is checked
 // by the loader against behaviour_kinds.def, the kind's own configuration
-// by its schema once every register is known. Here: `counter`.
+// by its check once every register is known, which keeps the section as a
+// typed, resolved config (or none after an error). Here: `counter`, and what
+// a `classic-iir` section resolves to.
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "regdb/behaviour_configs/classic_iir.hpp"
+#include "regdb/behaviour_configs/counter.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::regdb {
@@ -20,6 +26,7 @@ using ::testing::Not;
 using ::testing::SizeIs;
 using testing_support::CheckFiles;
 using testing_support::CheckYaml;
+using testing_support::ConfigAs;
 using testing_support::ErrorAt;
 using testing_support::NoteAt;
 using testing_support::Rendered;
@@ -68,9 +75,14 @@ TEST(BehavioursTest, CounterOnAFieldIsClean) {
   EXPECT_EQ(spec.loc.line, 14u);
   EXPECT_EQ(spec.kind_loc.line, 14u);
   EXPECT_EQ(spec.kind_loc.column, 11u);
-  // The kind reads its own configuration later: the whole mapping is kept.
-  ASSERT_NE(spec.config.Find("period"), nullptr);
-  EXPECT_EQ(spec.config.Find("period")->text, "80ns");
+  // The check keeps the section resolved: register index, field bits, period in ns.
+  const CounterConfig* config = ConfigAs<CounterConfig>(spec);
+  ASSERT_NE(config, nullptr);
+  EXPECT_EQ(config->reg, loaded.database.FindRegister("OASTATUS"));
+  EXPECT_EQ(config->bits.mask, 0xFFFFFF00u);
+  EXPECT_EQ(config->bits.shift, 8u);
+  EXPECT_EQ(config->period_ns, 80u);
+  EXPECT_EQ(config->increment, 2u);
 }
 
 TEST(BehavioursTest, CounterOnAWholeRegisterWithEveryUnitIsClean) {
@@ -85,6 +97,22 @@ TEST(BehavioursTest, CounterOnAWholeRegisterWithEveryUnitIsClean) {
   ASSERT_THAT(loaded.database.behaviours, SizeIs(5));
   EXPECT_EQ(loaded.database.behaviours[0].name, "ts_ns");
   EXPECT_EQ(loaded.database.behaviours[4].name, "perf");
+  std::vector<uint64_t> periods;
+  for (const BehaviourSpec& spec : loaded.database.behaviours) {
+    const CounterConfig* config = ConfigAs<CounterConfig>(spec);
+    ASSERT_NE(config, nullptr) << spec.name;
+    periods.push_back(config->period_ns);
+  }
+  EXPECT_THAT(periods, ElementsAre(80u, 2'000u, 1'000'000u, 1'000'000'000u, 16u));
+  const CounterConfig& ts = *ConfigAs<CounterConfig>(loaded.database.behaviours[0]);
+  EXPECT_EQ(ts.reg, loaded.database.FindRegister("TIMESTAMP"));
+  EXPECT_EQ(ts.bits.mask, ~uint64_t{0});  // the whole 64-bit register
+  EXPECT_EQ(ts.bits.shift, 0u);
+  EXPECT_EQ(ts.increment, 1u);
+  const CounterConfig& perf = *ConfigAs<CounterConfig>(loaded.database.behaviours[4]);
+  EXPECT_EQ(perf.reg, loaded.database.FindRegister("OAPERF_A3"));
+  EXPECT_EQ(perf.bits.mask, 0xFFFFFFFFu);
+  EXPECT_EQ(perf.increment, 0xFFu);
 }
 
 TEST(BehavioursTest, UnknownKindSuggestsTheClosestAndListsKnownKinds) {
@@ -243,6 +271,9 @@ TEST(BehavioursTest, EveryErrorOfOneCounterIsReported) {
                           ErrorAt(17, 13, HasSubstr("counter period must be longer than 0ns")),
                           ErrorAt(18, 16, HasSubstr("increment 0 is out of range"))))
       << Rendered(loaded);
+  // Nothing runs a section the check refused.
+  ASSERT_THAT(loaded.database.behaviours, SizeIs(1));
+  EXPECT_EQ(loaded.database.behaviours[0].config, nullptr);
 }
 
 TEST(BehavioursTest, TwoUnnamedCountersShareTheDefaultNameAndClash) {
@@ -285,6 +316,55 @@ spaces:
               ElementsAre(ErrorAt(3, 43, HasSubstr("names unknown register 'TIMESTMP' (did you mean 'TIMESTAMP'?)"))))
       << Rendered(loaded);
   EXPECT_EQ(loaded.sources.file(loaded.diagnostics.all()[0].loc.file).path, "timers.yaml");
+  // Only the section with the error goes without a config.
+  ASSERT_THAT(loaded.database.behaviours, SizeIs(2));
+  EXPECT_NE(ConfigAs<CounterConfig>(loaded.database.behaviours[0]), nullptr);
+  EXPECT_EQ(loaded.database.behaviours[1].config, nullptr);
+}
+
+// classic-iir's diagnostics are in behaviour_interrupts_test.cpp; here, what
+// a clean section resolves to.
+constexpr const char* kIirDevice = R"(device: iir
+spaces:
+  - {name: mmio, kind: mmio, size: 0x1000}
+registers:
+  - {name: ISR, space: mmio, offset: 0x100, width: 16, access: hw}
+  - {name: IMR, space: mmio, offset: 0x104, width: 16}
+  - {name: IIR, space: mmio, offset: 0x108, width: 16, access: w1c}
+  - {name: IER, space: mmio, offset: 0x10C, width: 16}
+behaviours:
+  - {name: top, kind: classic-iir, isr: ISR, imr: IMR, iir: IIR, ier: IER}
+)";
+
+TEST(BehavioursTest, ClassicIirConfigIsResolved) {
+  LoadedDatabase loaded = CheckYaml(std::string(kIirDevice) +
+                                    "  - {name: child, kind: classic-iir, isr: IER, imr: IIR, iir: IMR, ier: ISR, "
+                                    "interrupt_parent: top}\n");
+  ASSERT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
+  const Database& db = loaded.database;
+  const ClassicIirConfig* top = ConfigAs<ClassicIirConfig>(db.behaviours[0]);
+  ASSERT_NE(top, nullptr);
+  EXPECT_EQ(top->isr, db.FindRegister("ISR"));
+  EXPECT_EQ(top->imr, db.FindRegister("IMR"));
+  EXPECT_EQ(top->iir, db.FindRegister("IIR"));
+  EXPECT_EQ(top->ier, db.FindRegister("IER"));
+  EXPECT_EQ(top->width, 16u);
+  EXPECT_EQ(top->parent, "");  // the device's interrupt request
+  const ClassicIirConfig* child = ConfigAs<ClassicIirConfig>(db.behaviours[1]);
+  ASSERT_NE(child, nullptr);
+  EXPECT_EQ(child->isr, db.FindRegister("IER"));
+  EXPECT_EQ(child->ier, db.FindRegister("ISR"));
+  EXPECT_EQ(child->parent, "top");
+}
+
+TEST(BehavioursTest, ClassicIirWithAnErrorHasNoConfig) {
+  LoadedDatabase loaded = CheckYaml(std::string(kIirDevice) +
+                                    "  - {name: child, kind: classic-iir, isr: ISR, imr: IMR, iir: IIR, ier: IER, "
+                                    "interrupt_parent: nobody}\n");
+  EXPECT_THAT(loaded.diagnostics.all(), ElementsAre(ErrorAt(11, 96, HasSubstr("unknown interrupt parent 'nobody'"))))
+      << Rendered(loaded);
+  EXPECT_NE(loaded.database.behaviours[0].config, nullptr);
+  EXPECT_EQ(loaded.database.behaviours[1].config, nullptr);
 }
 
 }  // namespace

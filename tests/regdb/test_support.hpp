@@ -32,6 +32,13 @@ inline LoadedDatabase CheckYaml(const std::string& yaml, LoadOptions options = {
   return CheckFiles({{"test.yaml", yaml}}, "test.yaml", std::move(options));
 }
 
+// The typed config the kind's check kept with `spec`: null when there is
+// none (the section has an error) or it is another kind's.
+template <typename Config>
+const Config* ConfigAs(const BehaviourSpec& spec) {
+  return dynamic_cast<const Config*>(spec.config.get());
+}
+
 // The rendered diagnostics, for failure messages.
 inline std::string Rendered(const LoadedDatabase& loaded) {
   return FormatDiagnostics(loaded.sources, loaded.diagnostics);

@@ -1,5 +1,7 @@
 // `kind: classic-iir`: an Intel ISR/IMR/IIR/IER quadruplet and, optionally,
 // the behaviour its interrupt output feeds. See yaml/README.md "behaviours".
+#include "regdb/behaviour_configs/classic_iir.hpp"
+
 #include <array>
 #include <string>
 #include <vector>
@@ -27,31 +29,37 @@ bool HasBehaviour(const Database& database, std::string_view name) {
 
 }  // namespace
 
-void CheckClassicIirConfig(const BehaviourSpec& spec, const Database& database, SchemaReader& reader) {
+std::unique_ptr<BehaviourConfig> CheckClassicIirConfig(const BehaviourSpec& spec, const Database& database,
+                                                       SchemaReader& reader) {
   static constexpr std::array<std::string_view, 7> kKeys{"kind", "name", "isr", "imr", "iir", "ier",
                                                          "interrupt_parent"};
-  if (!reader.ExpectMap(spec.config, "a classic-iir behaviour", kKeys)) return;
+  if (!reader.ExpectMap(spec.yaml, "a classic-iir behaviour", kKeys)) return nullptr;
+  auto config = std::make_unique<ClassicIirConfig>();
   static constexpr std::array<std::string_view, 4> kRoles{"isr", "imr", "iir", "ier"};
+  std::array<RegisterIndex*, 4> outs{&config->isr, &config->imr, &config->iir, &config->ier};
   std::array<const Register*, 4> regs{};
   for (size_t i = 0; i < kRoles.size(); ++i) {
     regs[i] = ResolveRegisterKey(spec, kRoles[i], true, database, reader);
     if (!regs[i]) continue;
+    *outs[i] = database.IndexOf(*regs[i]);
+    config->width = regs[i]->width;  // all alike, or an error below
     for (size_t j = 0; j < i; ++j) {
       if (regs[j] == regs[i]) {
-        reader.Error(*spec.config.Find(kRoles[i]), "classic-iir behaviour '" + spec.name + "' uses register '" +
-                                                       regs[i]->name + "' as both " + std::string(kRoles[j]) +
-                                                       " and " + std::string(kRoles[i]));
+        reader.Error(*spec.yaml.Find(kRoles[i]), "classic-iir behaviour '" + spec.name + "' uses register '" +
+                                                     regs[i]->name + "' as both " + std::string(kRoles[j]) + " and " +
+                                                     std::string(kRoles[i]));
       } else if (regs[j] && regs[j]->width != regs[i]->width) {
-        reader.Error(*spec.config.Find(kRoles[i]),
+        reader.Error(*spec.yaml.Find(kRoles[i]),
                      "classic-iir behaviour '" + spec.name + "': " + std::string(kRoles[i]) + " '" + regs[i]->name +
-                         "' is " + std::to_string(regs[i]->width) + " bits wide but " + std::string(kRoles[j]) +
-                         " '" + regs[j]->name + "' is " + std::to_string(regs[j]->width));
+                         "' is " + std::to_string(regs[i]->width) + " bits wide but " + std::string(kRoles[j]) + " '" +
+                         regs[j]->name + "' is " + std::to_string(regs[j]->width));
       }
     }
   }
-  if (const YamlNode* parent = spec.config.Find("interrupt_parent")) {
+  if (const YamlNode* parent = spec.yaml.Find("interrupt_parent")) {
     auto name = reader.Identifier(*parent, "interrupt_parent");
-    if (!name) return;
+    if (!name) return nullptr;
+    config->parent = *name;
     if (*name == spec.name) {
       reader.Error(*parent, "classic-iir behaviour '" + spec.name + "' names itself as its interrupt parent");
     } else if (!HasBehaviour(database, *name)) {
@@ -59,6 +67,7 @@ void CheckClassicIirConfig(const BehaviourSpec& spec, const Database& database, 
                                 "'" + DidYouMean(*name, BehaviourNames(database)));
     }
   }
+  return config;
 }
 
 }  // namespace regemu::regdb

@@ -2,6 +2,8 @@
 // 001 "Interrupts"): master control, GT INT DW banks with their selector and
 // identity (Shared IIR), child behaviours feeding master bits, and the
 // engine table. See yaml/README.md "behaviours".
+#include "regdb/behaviour_configs/gen11_interrupts.hpp"
+
 #include <array>
 #include <map>
 #include <optional>
@@ -23,20 +25,23 @@ class Gen11Check {
   Gen11Check(const BehaviourSpec& spec, const Database& database, SchemaReader& reader)
       : spec_(spec), database_(database), reader_(reader) {}
 
-  void Run() {
+  std::unique_ptr<Gen11InterruptsConfig> Run() {
     static constexpr std::array<std::string_view, 7> kKeys{"kind",  "name",     "master", "master_enable_bit",
                                                            "banks", "children", "engines"};
-    if (!reader_.ExpectMap(spec_.config, "a gen11-interrupts behaviour", kKeys)) return;
+    if (!reader_.ExpectMap(spec_.yaml, "a gen11-interrupts behaviour", kKeys)) return nullptr;
     const Register* master = ResolveRegisterKey(spec_, "master", true, database_, reader_);
     master_width_ = master ? master->width : 64;
-    if (const YamlNode* bit = reader_.Required(spec_.config, "master_enable_bit", What())) {
+    if (master) config_->master = database_.IndexOf(*master);
+    if (const YamlNode* bit = reader_.Required(spec_.yaml, "master_enable_bit", What())) {
       if (auto value = reader_.Unsigned(*bit, "master_enable_bit", 0, master_width_ - 1)) {
         UseMasterBit(*bit, *value, "the master enable");
+        config_->master_enable_bit = static_cast<unsigned>(*value);
       }
     }
-    if (const YamlNode* banks = reader_.Required(spec_.config, "banks", What())) CheckBanks(*banks);
-    if (const YamlNode* children = spec_.config.Find("children")) CheckChildren(*children);
-    if (const YamlNode* engines = reader_.Required(spec_.config, "engines", What())) CheckEngines(*engines);
+    if (const YamlNode* banks = reader_.Required(spec_.yaml, "banks", What())) CheckBanks(*banks);
+    if (const YamlNode* children = spec_.yaml.Find("children")) CheckChildren(*children);
+    if (const YamlNode* engines = reader_.Required(spec_.yaml, "engines", What())) CheckEngines(*engines);
+    return std::move(config_);
   }
 
  private:
@@ -59,8 +64,9 @@ class Gen11Check {
     return nullptr;
   }
 
-  // `REGISTER.FIELD` of a 16-bit field; returns "REGISTER.FIELD" or nothing.
-  std::optional<std::string> ResolveHalf(const YamlNode& node, std::string_view what) {
+  // `REGISTER.FIELD` of a 16-bit field, into `out`; returns "REGISTER.FIELD" or nothing.
+  std::optional<std::string> ResolveHalf(const YamlNode& node, std::string_view what,
+                                         Gen11InterruptsConfig::Half& out) {
     auto text = reader_.Text(node, what);
     if (!text) return std::nullopt;
     size_t dot = text->find('.');
@@ -87,6 +93,7 @@ class Gen11Check {
                               " bits wide; an enable or mask half is 16 bits");
       return std::nullopt;
     }
+    out = {database_.IndexOf(*reg), FieldBits::Of(field->mask()).shift};
     return *text;
   }
 
@@ -97,10 +104,14 @@ class Gen11Check {
     bank_count_ = banks.children.size();
     for (size_t b = 0; b < banks.children.size(); ++b) {
       const YamlNode& bank = banks.children[b];
+      // One entry per YAML bank, which engines' `bank` numbers.
+      Gen11InterruptsConfig::Bank& out = config_->banks.emplace_back();
       if (!reader_.ExpectMap(bank, "a gen11-interrupts bank", kKeys)) continue;
-      for (std::string_view key : {"dw", "selector", "identity"}) {
+      for (auto [key, reg_out] :
+           {std::pair{"dw", &out.dw}, std::pair{"selector", &out.selector}, std::pair{"identity", &out.identity}}) {
         if (const YamlNode* node = reader_.Required(bank, key, "gen11-interrupts bank")) {
           const Register* reg = Resolve(*node, key);
+          if (reg) *reg_out = database_.IndexOf(*reg);
           if (reg && !used_registers_.emplace(reg->name, std::string(key)).second) {
             reader_.Error(*node, "register '" + reg->name + "' is used twice by " + What());
           }
@@ -109,6 +120,7 @@ class Gen11Check {
       if (const YamlNode* bit = reader_.Required(bank, "master_bit", "gen11-interrupts bank")) {
         if (auto value = reader_.Unsigned(*bit, "master_bit", 0, master_width_ - 1)) {
           UseMasterBit(*bit, *value, "bank " + std::to_string(b));
+          out.master_bit = static_cast<unsigned>(*value);
         }
       }
     }
@@ -121,10 +133,12 @@ class Gen11Check {
     for (const BehaviourSpec& b : database_.behaviours) names.push_back(b.name);
     for (const YamlNode& child : children.children) {
       if (!reader_.ExpectMap(child, "a gen11-interrupts child", kKeys)) continue;
+      Gen11InterruptsConfig::Child& out = config_->children.emplace_back();
       std::string label = "a child";
       if (const YamlNode* node = reader_.Required(child, "behaviour", "gen11-interrupts child")) {
         if (auto name = reader_.Identifier(*node, "behaviour")) {
           label = "child '" + *name + "'";
+          out.name = *name;
           const BehaviourSpec* found = nullptr;
           for (const BehaviourSpec& b : database_.behaviours) {
             if (b.name == *name) found = &b;
@@ -132,7 +146,7 @@ class Gen11Check {
           if (!found) {
             reader_.Error(*node, What() + " names unknown child behaviour '" + *name + "'" + DidYouMean(*name, names));
           } else {
-            const YamlNode* parent = found->config.Find("interrupt_parent");
+            const YamlNode* parent = found->yaml.Find("interrupt_parent");
             if (!parent || parent->text != spec_.name) {
               reader_.Error(*node, "child behaviour '" + *name + "' of " + What() +
                                        " must name it as its parent: `interrupt_parent: " + spec_.name + "`");
@@ -141,7 +155,10 @@ class Gen11Check {
         }
       }
       if (const YamlNode* bit = reader_.Required(child, "master_bit", "gen11-interrupts child")) {
-        if (auto value = reader_.Unsigned(*bit, "master_bit", 0, master_width_ - 1)) UseMasterBit(*bit, *value, label);
+        if (auto value = reader_.Unsigned(*bit, "master_bit", 0, master_width_ - 1)) {
+          UseMasterBit(*bit, *value, label);
+          out.master_bit = static_cast<unsigned>(*value);
+        }
       }
     }
   }
@@ -159,10 +176,12 @@ class Gen11Check {
     std::map<std::string, std::string> masks;                      // mask half -> engine
     for (const YamlNode& engine : engines.children) {
       if (!reader_.ExpectMap(engine, "a gen11-interrupts engine", kKeys)) continue;
+      Gen11InterruptsConfig::Engine& out = config_->engines.emplace_back();
       std::string name = "?";
       if (const YamlNode* node = reader_.Required(engine, "name", "gen11-interrupts engine")) {
         if (auto text = reader_.Identifier(*node, "engine name")) {
           name = *text;
+          out.name = *text;
           if (!names.emplace(name, name).second) reader_.Error(*node, "engine '" + name + "' is declared twice");
         }
       }
@@ -195,8 +214,12 @@ class Gen11Check {
                                        std::to_string(*bank) + ", already used by engine '" + it->second + "'");
         }
       }
+      out.cls = static_cast<unsigned>(cls.value_or(0));
+      out.instance = static_cast<unsigned>(instance.value_or(0));
+      out.bank = static_cast<unsigned>(bank.value_or(0));
+      out.bit = static_cast<unsigned>(bit.value_or(0));
       if (const YamlNode* node = reader_.Required(engine, "enable", "gen11-interrupts engine")) {
-        if (auto half = ResolveHalf(*node, "enable"); half && cls) {
+        if (auto half = ResolveHalf(*node, "enable", out.enable); half && cls) {
           if (*cls == kOtherClass) {
             auto [it, fresh] = other_enables.emplace(*half, name);
             if (!fresh) {
@@ -214,7 +237,7 @@ class Gen11Check {
         }
       }
       if (const YamlNode* node = engine.Find("mask")) {
-        if (auto half = ResolveHalf(*node, "mask")) {
+        if (auto half = ResolveHalf(*node, "mask", out.mask.emplace())) {
           auto [it, fresh] = masks.emplace(*half, name);
           if (!fresh) {
             reader_.Error(*node, "engines '" + it->second + "' and '" + name + "' share mask '" + *half +
@@ -228,6 +251,7 @@ class Gen11Check {
   const BehaviourSpec& spec_;
   const Database& database_;
   SchemaReader& reader_;
+  std::unique_ptr<Gen11InterruptsConfig> config_ = std::make_unique<Gen11InterruptsConfig>();
   unsigned master_width_ = 64;
   size_t bank_count_ = 0;
   std::map<uint64_t, std::string> master_bits_;
@@ -236,8 +260,9 @@ class Gen11Check {
 
 }  // namespace
 
-void CheckGen11InterruptsConfig(const BehaviourSpec& spec, const Database& database, SchemaReader& reader) {
-  Gen11Check(spec, database, reader).Run();
+std::unique_ptr<BehaviourConfig> CheckGen11InterruptsConfig(const BehaviourSpec& spec, const Database& database,
+                                                            SchemaReader& reader) {
+  return Gen11Check(spec, database, reader).Run();
 }
 
 }  // namespace regemu::regdb

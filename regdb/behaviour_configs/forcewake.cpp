@@ -1,10 +1,11 @@
 // `kind: forcewake`: power domains woken by Intel masked request registers,
 // acknowledged after a latency, and the MMIO ranges each domain powers.
 // See yaml/README.md "behaviours" for the schema and what "watertight" means.
+#include "regdb/behaviour_configs/forcewake.hpp"
+
 #include <array>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 
 #include "regdb/behaviour_kinds.hpp"
@@ -25,8 +26,11 @@ const Register* ResolveName(const BehaviourSpec& spec, const YamlNode& node, std
   return nullptr;
 }
 
-void CheckDomains(const BehaviourSpec& spec, const YamlNode& domains, const Database& database,
-                  SchemaReader& reader, std::set<std::string>& names) {
+// Domain names map to their index in config.domains.
+using DomainIndex = std::map<std::string, uint32_t, std::less<>>;
+
+void CheckDomains(const BehaviourSpec& spec, const YamlNode& domains, const Database& database, SchemaReader& reader,
+                  ForcewakeConfig& config, DomainIndex& names) {
   static constexpr std::array<std::string_view, 3> kKeys{"name", "request", "ack"};
   if (!reader.ExpectSequence(domains, "forcewake domains")) return;
   if (domains.children.empty()) reader.Error(domains, "a forcewake behaviour needs at least one domain");
@@ -35,21 +39,24 @@ void CheckDomains(const BehaviourSpec& spec, const YamlNode& domains, const Data
   std::map<std::string, std::string> request_owner;
   for (const YamlNode& domain : domains.children) {
     if (!reader.ExpectMap(domain, "a forcewake domain", kKeys)) continue;
-    std::string domain_name;
+    auto index = static_cast<uint32_t>(config.domains.size());
+    ForcewakeConfig::Domain& out = config.domains.emplace_back();
     if (const YamlNode* name = reader.Required(domain, "name", "forcewake domain")) {
       if (auto text = reader.Identifier(*name, "domain name")) {
-        domain_name = *text;
-        if (!names.insert(*text).second) reader.Error(*name, "forcewake domain '" + *text + "' is declared twice");
+        out.name = *text;
+        if (!names.emplace(*text, index).second) {
+          reader.Error(*name, "forcewake domain '" + *text + "' is declared twice");
+        }
       }
     }
     if (const YamlNode* request = reader.Required(domain, "request", "forcewake domain")) {
-      const Register* reg = ResolveName(spec, *request, "request", database, reader);
-      if (reg && !reg->masked) {
-        reader.Error(*request, "forcewake request register '" + reg->name +
-                                   "' must be `masked: true` (bits 31:16 enable bits 15:0)");
-      }
-      if (reg) {
-        auto [owner, inserted] = request_owner.emplace(reg->name, domain_name);
+      if (const Register* reg = ResolveName(spec, *request, "request", database, reader)) {
+        out.request = database.IndexOf(*reg);
+        if (!reg->masked) {
+          reader.Error(*request, "forcewake request register '" + reg->name +
+                                     "' must be `masked: true` (bits 31:16 enable bits 15:0)");
+        }
+        auto [owner, inserted] = request_owner.emplace(reg->name, out.name);
         if (!inserted) {
           reader.Error(*request, "forcewake request register '" + reg->name + "' is already the request of domain '" +
                                      owner->second + "': each domain needs its own");
@@ -57,21 +64,22 @@ void CheckDomains(const BehaviourSpec& spec, const YamlNode& domains, const Data
       }
     }
     if (const YamlNode* ack = reader.Required(domain, "ack", "forcewake domain")) {
-      ResolveName(spec, *ack, "ack", database, reader);
+      if (const Register* reg = ResolveName(spec, *ack, "ack", database, reader)) out.ack = database.IndexOf(*reg);
     }
   }
 }
 
 // Sorted, non-overlapping and gapless: each range starts right after the
 // previous one ends (declare an always-on gap with `domains: []`).
-void CheckRanges(const YamlNode& ranges, SchemaReader& reader, const std::set<std::string>& names) {
+void CheckRanges(const YamlNode& ranges, SchemaReader& reader, const DomainIndex& names, ForcewakeConfig& config) {
   static constexpr std::array<std::string_view, 3> kKeys{"first", "last", "domains"};
   if (!reader.ExpectSequence(ranges, "forcewake ranges")) return;
   // Plain values and flags rather than std::optional: GCC's -O3
   // -Wmaybe-uninitialized misfires on optionals in this loop.
   bool have_previous = false;
   uint64_t previous_last = 0;
-  std::vector<std::string_view> candidates(names.begin(), names.end());
+  std::vector<std::string_view> candidates;
+  for (const auto& name : names) candidates.push_back(name.first);
   for (const YamlNode& range : ranges.children) {
     if (!reader.ExpectMap(range, "a forcewake range", kKeys)) {
       have_previous = false;
@@ -101,11 +109,17 @@ void CheckRanges(const YamlNode& ranges, SchemaReader& reader, const std::set<st
     }
     have_previous = have_first && have_last;
     previous_last = last;
+    ForcewakeConfig::Range& out = config.ranges.emplace_back();
+    out.first = first;
+    out.last = last;
     if (const YamlNode* domains = reader.Required(range, "domains", "forcewake range")) {
       if (!reader.ExpectSequence(*domains, "forcewake range domains")) continue;
       for (const YamlNode& domain : domains->children) {
         auto name = reader.Identifier(domain, "domain");
-        if (name && names.count(*name) == 0) {
+        if (!name) continue;
+        if (auto it = names.find(*name); it != names.end()) {
+          out.domains.push_back(it->second);
+        } else {
           reader.Error(domain, "forcewake range names unknown domain '" + *name + "'" + DidYouMean(*name, candidates));
         }
       }
@@ -115,30 +129,46 @@ void CheckRanges(const YamlNode& ranges, SchemaReader& reader, const std::set<st
 
 }  // namespace
 
-void CheckForcewakeConfig(const BehaviourSpec& spec, const Database& database, SchemaReader& reader) {
+std::unique_ptr<BehaviourConfig> CheckForcewakeConfig(const BehaviourSpec& spec, const Database& database,
+                                                      SchemaReader& reader) {
   static constexpr std::array<std::string_view, 7> kKeys{"kind",   "name",  "space",   "latency",
                                                          "domains", "ranges", "shadowed"};
-  if (!reader.ExpectMap(spec.config, "a forcewake behaviour", kKeys)) return;
-  if (const YamlNode* space = spec.config.Find("space")) {
-    auto name = reader.Identifier(*space, "space");
-    if (name && !database.FindSpace(*name)) {
-      reader.Error(*space, "forcewake behaviour '" + spec.name + "' names unknown space '" + *name + "'" +
-                               DidYouMean(*name, NamesOf(database.spaces)));
+  if (!reader.ExpectMap(spec.yaml, "a forcewake behaviour", kKeys)) return nullptr;
+  auto config = std::make_unique<ForcewakeConfig>();
+  std::optional<SpaceIndex> space;
+  if (const YamlNode* node = spec.yaml.Find("space")) {
+    auto name = reader.Identifier(*node, "space");
+    if (name) space = database.FindSpace(*name);
+    if (name && !space) {
+      reader.Error(*node, "forcewake behaviour '" + spec.name + "' names unknown space '" + *name + "'" +
+                              DidYouMean(*name, NamesOf(database.spaces)));
     }
   }
-  if (const YamlNode* latency = spec.config.Find("latency")) reader.DurationNs(*latency, "latency");
-  std::set<std::string> names;
-  if (const YamlNode* domains = reader.Required(spec.config, "domains", "forcewake behaviour '" + spec.name + "'")) {
-    CheckDomains(spec, *domains, database, reader, names);
+  if (const YamlNode* latency = spec.yaml.Find("latency")) {
+    config->latency_ns = reader.DurationNs(*latency, "latency").value_or(0);
   }
-  if (const YamlNode* ranges = reader.Required(spec.config, "ranges", "forcewake behaviour '" + spec.name + "'")) {
-    CheckRanges(*ranges, reader, names);
+  DomainIndex names;
+  if (const YamlNode* domains = reader.Required(spec.yaml, "domains", "forcewake behaviour '" + spec.name + "'")) {
+    CheckDomains(spec, *domains, database, reader, *config, names);
   }
-  if (const YamlNode* shadowed = spec.config.Find("shadowed")) {
+  if (const YamlNode* ranges = reader.Required(spec.yaml, "ranges", "forcewake behaviour '" + spec.name + "'")) {
+    CheckRanges(*ranges, reader, names, *config);
+  }
+  if (const YamlNode* shadowed = spec.yaml.Find("shadowed")) {
     if (reader.ExpectSequence(*shadowed, "forcewake shadowed registers")) {
-      for (const YamlNode& reg : shadowed->children) ResolveName(spec, reg, "shadowed", database, reader);
+      for (const YamlNode& node : shadowed->children) {
+        if (const Register* reg = ResolveName(spec, node, "shadowed", database, reader)) {
+          config->shadowed.push_back(database.IndexOf(*reg));
+        }
+      }
     }
   }
+  // By default the first request register's space (with no domain there is an
+  // error, and no config).
+  if (!config->domains.empty() && config->domains[0].request < database.registers.size()) {
+    config->space = space.value_or(database.registers[config->domains[0].request].space);
+  }
+  return config;
 }
 
 }  // namespace regemu::regdb

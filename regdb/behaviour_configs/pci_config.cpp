@@ -1,6 +1,8 @@
 // `kind: pci-config`: the PCI function's configuration-space machinery
 // (memory decode, power states, MSI, the aperture size, the capability
 // chains). See yaml/README.md "behaviours" for the schema.
+#include "regdb/behaviour_configs/pci_config.hpp"
+
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -52,8 +54,8 @@ const Register* ResolvePciRegister(const BehaviourSpec& spec, const YamlNode& ma
   return reg;
 }
 
-void CheckMemorySpaces(const BehaviourSpec& spec, const YamlNode& list, const Database& database,
-                       SchemaReader& reader) {
+void CheckMemorySpaces(const BehaviourSpec& spec, const YamlNode& list, const Database& database, SchemaReader& reader,
+                       std::vector<SpaceIndex>& out) {
   if (!reader.ExpectSequence(list, "pci-config memory_spaces")) return;
   std::set<std::string> seen;
   for (const YamlNode& item : list.children) {
@@ -65,6 +67,7 @@ void CheckMemorySpaces(const BehaviourSpec& spec, const YamlNode& list, const Da
                              DidYouMean(*name, NamesOf(database.spaces)));
       continue;
     }
+    out.push_back(*space);
     if (database.spaces[*space].kind == SpaceKind::kPciConfig) {
       reader.Error(item, "space '" + *name + "' is a pci-config space: configuration space stays accessible "
                                              "whatever the command register and the power state say");
@@ -157,32 +160,42 @@ void CheckCapabilityChains(const BehaviourSpec& spec, const YamlNode& at, SpaceI
 
 }  // namespace
 
-void CheckPciConfigConfig(const BehaviourSpec& spec, const Database& database, SchemaReader& reader) {
+std::unique_ptr<BehaviourConfig> CheckPciConfigConfig(const BehaviourSpec& spec, const Database& database,
+                                                      SchemaReader& reader) {
   static constexpr std::array<std::string_view, 10> kKeys{"kind",  "name", "doc",         "ref", "command",
                                                           "status", "power", "memory_spaces", "msi", "aperture"};
-  if (!reader.ExpectMap(spec.config, "a pci-config behaviour", kKeys)) return;
-  std::optional<SpaceIndex> config;
-  ResolvePciRegister(spec, spec.config, "command", 16, true, database, reader, config);
-  ResolvePciRegister(spec, spec.config, "status", 16, false, database, reader, config);
-  ResolvePciRegister(spec, spec.config, "power", 16, false, database, reader, config);
-  if (const YamlNode* spaces = spec.config.Find("memory_spaces")) CheckMemorySpaces(spec, *spaces, database, reader);
-  if (const YamlNode* msi = spec.config.Find("msi")) {
+  if (!reader.ExpectMap(spec.yaml, "a pci-config behaviour", kKeys)) return nullptr;
+  auto config = std::make_unique<PciConfigConfig>();
+  std::optional<SpaceIndex> config_space;
+  // Each register named under `key` of `map`, as its index (or kNone).
+  auto resolve = [&](const YamlNode& map, std::string_view key, unsigned width, bool required) {
+    const Register* reg = ResolvePciRegister(spec, map, key, width, required, database, reader, config_space);
+    return reg ? database.IndexOf(*reg) : PciConfigConfig::kNone;
+  };
+  config->command = resolve(spec.yaml, "command", 16, true);
+  config->status = resolve(spec.yaml, "status", 16, false);
+  config->power = resolve(spec.yaml, "power", 16, false);
+  if (const YamlNode* spaces = spec.yaml.Find("memory_spaces")) {
+    CheckMemorySpaces(spec, *spaces, database, reader, config->memory_spaces);
+  }
+  if (const YamlNode* msi = spec.yaml.Find("msi")) {
     static constexpr std::array<std::string_view, 5> kMsiKeys{"control", "address", "data", "mask", "pending"};
+    config->has_msi = true;
     if (reader.ExpectMap(*msi, "the MSI capability's registers", kMsiKeys)) {
-      ResolvePciRegister(spec, *msi, "control", 16, true, database, reader, config);
-      ResolvePciRegister(spec, *msi, "address", 32, true, database, reader, config);
-      ResolvePciRegister(spec, *msi, "data", 16, true, database, reader, config);
-      ResolvePciRegister(spec, *msi, "mask", 32, false, database, reader, config);
-      ResolvePciRegister(spec, *msi, "pending", 32, false, database, reader, config);
+      config->msi_control = resolve(*msi, "control", 16, true);
+      config->msi_address = resolve(*msi, "address", 32, true);
+      config->msi_data = resolve(*msi, "data", 16, true);
+      config->msi_mask = resolve(*msi, "mask", 32, false);
+      config->msi_pending = resolve(*msi, "pending", 32, false);
       if ((msi->Find("mask") == nullptr) != (msi->Find("pending") == nullptr)) {
         reader.Error(*msi, "per-vector masking needs both 'mask' and 'pending'");
       }
     }
   }
-  if (const YamlNode* aperture = spec.config.Find("aperture")) {
+  if (const YamlNode* aperture = spec.yaml.Find("aperture")) {
     static constexpr std::array<std::string_view, 3> kApertureKeys{"bar", "size", "size_field"};
     if (reader.ExpectMap(*aperture, "the aperture BAR and its size control", kApertureKeys)) {
-      ResolvePciRegister(spec, *aperture, "bar", 64, true, database, reader, config);
+      config->aperture = resolve(*aperture, "bar", 64, true);
       const YamlNode* size_node = reader.Required(*aperture, "size", "pci-config aperture");
       const YamlNode* field_node = reader.Required(*aperture, "size_field", "pci-config aperture");
       auto size_name = size_node ? reader.Identifier(*size_node, "size") : std::nullopt;
@@ -192,16 +205,20 @@ void CheckPciConfigConfig(const BehaviourSpec& spec, const Database& database, S
         reader.Error(*size_node, "pci-config behaviour '" + spec.name + "' names unknown register '" + *size_name +
                                      "'" + DidYouMean(*size_name, NamesOf(database.registers)));
       }
-      if (size && field_name && !size->FindField(*field_name)) {
+      const Field* field = size && field_name ? size->FindField(*field_name) : nullptr;
+      if (size && field_name && !field) {
         reader.Error(*field_node, "register '" + size->name + "' has no field '" + *field_name + "'" +
                                       DidYouMean(*field_name, NamesOf(size->fields)));
       }
+      if (size) config->aperture_size = database.IndexOf(*size);
+      if (field) config->aperture_size_bits = FieldBits::Of(field->mask());
     }
   }
-  if (config && *config < database.spaces.size()) {
-    const YamlNode* at = spec.config.Find("command");
-    CheckCapabilityChains(spec, at ? *at : spec.config, *config, database, reader);
+  if (config_space && *config_space < database.spaces.size()) {
+    const YamlNode* at = spec.yaml.Find("command");
+    CheckCapabilityChains(spec, at ? *at : spec.yaml, *config_space, database, reader);
   }
+  return config;
 }
 
 }  // namespace regemu::regdb

@@ -1,6 +1,8 @@
 // `kind: slice-steering`: reads of slice-located registers go to the slice
 // the steering selector names; a fused-off slice answers 0.
 // See yaml/README.md "behaviours" for the schema.
+#include "regdb/behaviour_configs/slice_steering.hpp"
+
 #include <array>
 #include <optional>
 
@@ -13,7 +15,8 @@ namespace regemu::regdb {
 namespace {
 
 // Sorted and disjoint (the seed lists GWL three times at one range: once is enough).
-void CheckSliceRanges(const BehaviourSpec& spec, const YamlNode& ranges, SchemaReader& reader) {
+void CheckSliceRanges(const BehaviourSpec& spec, const YamlNode& ranges, SchemaReader& reader,
+                      std::vector<SliceSteeringConfig::Range>& out) {
   static constexpr std::array<std::string_view, 3> kKeys{"first", "last", "unit"};
   if (!reader.ExpectSequence(ranges, "slice-steering ranges")) return;
   if (ranges.children.empty()) reader.Error(ranges, "slice-steering behaviour '" + spec.name + "' needs a range");
@@ -26,7 +29,7 @@ void CheckSliceRanges(const BehaviourSpec& spec, const YamlNode& ranges, SchemaR
     }
     const YamlNode* first_node = reader.Required(range, "first", "slice-located range");
     const YamlNode* last_node = reader.Required(range, "last", "slice-located range");
-    reader.Required(range, "unit", "slice-located range");
+    const YamlNode* unit_node = reader.Required(range, "unit", "slice-located range");
     auto first = first_node ? reader.Unsigned(*first_node, "first") : std::nullopt;
     auto last = last_node ? reader.Unsigned(*last_node, "last") : std::nullopt;
     if (first && last && *last < *first) {
@@ -39,19 +42,24 @@ void CheckSliceRanges(const BehaviourSpec& spec, const YamlNode& ranges, SchemaR
     }
     have_previous = first.has_value() && last.has_value();
     previous_last = last.value_or(0);
+    out.push_back({first.value_or(0), last.value_or(0), unit_node ? unit_node->text : std::string()});
   }
 }
 
 }  // namespace
 
-void CheckSliceSteeringConfig(const BehaviourSpec& spec, const Database& database, SchemaReader& reader) {
+std::unique_ptr<BehaviourConfig> CheckSliceSteeringConfig(const BehaviourSpec& spec, const Database& database,
+                                                          SchemaReader& reader) {
   static constexpr std::array<std::string_view, 10> kKeys{"kind",     "name",           "doc",    "ref",
                                                           "space",    "fuse",           "fuse_field",
                                                           "selector", "selector_field", "ranges"};
-  if (!reader.ExpectMap(spec.config, "a slice-steering behaviour", kKeys)) return;
-  if (const YamlNode* space = reader.Required(spec.config, "space", "slice-steering behaviour '" + spec.name + "'")) {
+  if (!reader.ExpectMap(spec.yaml, "a slice-steering behaviour", kKeys)) return nullptr;
+  auto config = std::make_unique<SliceSteeringConfig>();
+  if (const YamlNode* space = reader.Required(spec.yaml, "space", "slice-steering behaviour '" + spec.name + "'")) {
     auto name = reader.Identifier(*space, "space");
-    if (name && !database.FindSpace(*name)) {
+    auto index = name ? database.FindSpace(*name) : std::nullopt;
+    config->space = index.value_or(0);
+    if (name && !index) {
       reader.Error(*space, "slice-steering behaviour '" + spec.name + "' names unknown space '" + *name + "'" +
                                DidYouMean(*name, NamesOf(database.spaces)));
     }
@@ -61,24 +69,32 @@ void CheckSliceSteeringConfig(const BehaviourSpec& spec, const Database& databas
     std::string_view reg_key;
     std::string_view field_key;
     std::string_view holds;
+    RegisterIndex SliceSteeringConfig::*reg;
+    FieldBits SliceSteeringConfig::*bits;
   };
   static constexpr std::array<FieldKey, 2> kFieldKeys{{
-      {"fuse", "fuse_field", "the slice enables (bit n = slice n present)"},
-      {"selector", "selector_field", "the number of the slice reads go to"},
+      {"fuse", "fuse_field", "the slice enables (bit n = slice n present)", &SliceSteeringConfig::fuse,
+       &SliceSteeringConfig::fuse_bits},
+      {"selector", "selector_field", "the number of the slice reads go to", &SliceSteeringConfig::selector,
+       &SliceSteeringConfig::selector_bits},
   }};
   for (const FieldKey& key : kFieldKeys) {
     const Register* reg = ResolveRegisterKey(spec, key.reg_key, /*required=*/true, database, reader);
     if (reg == nullptr) continue;
-    if (!spec.config.Find(key.field_key)) {
-      reader.Error(spec.config, "slice-steering behaviour '" + spec.name + "' needs '" + std::string(key.field_key) +
-                                    "': the field of " + reg->name + " holding " + std::string(key.holds));
+    if (!spec.yaml.Find(key.field_key)) {
+      reader.Error(spec.yaml, "slice-steering behaviour '" + spec.name + "' needs '" + std::string(key.field_key) +
+                                  "': the field of " + reg->name + " holding " + std::string(key.holds));
       continue;
     }
-    ResolveFieldKey(spec, key.field_key, *reg, reader);
+    (*config).*key.reg = database.IndexOf(*reg);
+    if (const Field* field = ResolveFieldKey(spec, key.field_key, *reg, reader)) {
+      (*config).*key.bits = FieldBits::Of(field->mask());
+    }
   }
-  if (const YamlNode* ranges = reader.Required(spec.config, "ranges", "slice-steering behaviour '" + spec.name + "'")) {
-    CheckSliceRanges(spec, *ranges, reader);
+  if (const YamlNode* ranges = reader.Required(spec.yaml, "ranges", "slice-steering behaviour '" + spec.name + "'")) {
+    CheckSliceRanges(spec, *ranges, reader, config->ranges);
   }
+  return config;
 }
 
 }  // namespace regemu::regdb

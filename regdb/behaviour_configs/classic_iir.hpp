@@ -1,0 +1,22 @@
+#pragma once
+// `kind: classic-iir`: an Intel ISR/IMR/IIR/IER quadruplet and, optionally,
+// the behaviour its interrupt output feeds.
+
+#include <string>
+
+#include "regdb/behaviour_config.hpp"
+#include "regdb/database.hpp"
+
+namespace regemu::regdb {
+
+struct ClassicIirConfig : BehaviourConfig {
+  // Four distinct registers of one width.
+  RegisterIndex isr = 0;
+  RegisterIndex imr = 0;
+  RegisterIndex iir = 0;
+  RegisterIndex ier = 0;
+  unsigned width = 32;
+  std::string parent;  // another behaviour of the device; empty: the device's interrupt request
+};
+
+}  // namespace regemu::regdb

@@ -1,0 +1,33 @@
+#pragma once
+// `kind: pci-config`: the PCI function's configuration-space machinery
+// (memory decode, power states, MSI, the aperture size).
+
+#include <cstdint>
+#include <vector>
+
+#include "regdb/behaviour_config.hpp"
+#include "regdb/database.hpp"
+
+namespace regemu::regdb {
+
+struct PciConfigConfig : BehaviourConfig {
+  // An optional register left out; the same value as the emulator's kNoRegister.
+  static constexpr RegisterIndex kNone = ~RegisterIndex{0};
+
+  // All in the function's configuration space, at their PCI widths.
+  RegisterIndex command = 0;
+  RegisterIndex status = kNone;
+  RegisterIndex power = kNone;            // PMCS
+  std::vector<SpaceIndex> memory_spaces;  // the BARs' spaces: none is a pci-config space
+  bool has_msi = false;
+  RegisterIndex msi_control = kNone;
+  RegisterIndex msi_address = kNone;
+  RegisterIndex msi_data = kNone;
+  RegisterIndex msi_mask = kNone;  // per-vector masking: both or neither
+  RegisterIndex msi_pending = kNone;
+  RegisterIndex aperture = kNone;  // the aperture BAR
+  RegisterIndex aperture_size = kNone;
+  FieldBits aperture_size_bits;  // its size control field (Intel MSAC.APSZ)
+};
+
+}  // namespace regemu::regdb
