@@ -196,7 +196,7 @@ TEST_F(AccessRulesTest, ReadModifyWriteThatAcksStatusIsAHazard) {
   uint64_t value = device_->Read(mmio_, 0xC, 32);
   device_->Write(mmio_, 0xC, 32, value | 0x1);
   EXPECT_THAT(Kinds(*device_), ElementsAre(ViolationKind::kHazard));
-  const Violation& v = device_->violations()[0];
+  const Violation v = device_->violations()[0];
   EXPECT_EQ(v.register_name, "IRQ_CTL");
   EXPECT_EQ(v.field_name, "DONE");
   EXPECT_THAT(v.rule, AllOf(HasSubstr("changes control bits 0x1 of IRQ_CTL"), HasSubstr("status bits 0x30000"),
@@ -289,7 +289,7 @@ TEST_F(AccessRulesTest, DwordReadModifyWriteOfCommandAndStatusIsAHazard) {
   uint64_t dword = device_->Read(config_, 0x4, 32);
   device_->Write(config_, 0x4, 32, dword | 0x6);
   ASSERT_THAT(Kinds(*device_), ElementsAre(ViolationKind::kHazard));
-  const Violation& v = device_->violations()[0];
+  const Violation v = device_->violations()[0];
   EXPECT_EQ(v.register_name, "STATUS");
   EXPECT_EQ(v.field_name, "RMA");
   EXPECT_THAT(v.rule, AllOf(HasSubstr("changes COMMAND bits 0x6"), HasSubstr("status bits 0x2000 of STATUS (RMA)"),
