@@ -82,7 +82,7 @@ TEST_F(RegemuHeaderCli, WritesTheHeaderAndItsSelfTest) {
   RunResult r = Regemu("header yaml/hsw --lang c++ -o '" + hpp.string() + "' --selftest '" +
                        (dir_ / "hsw_selftest.cpp").string() + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("device 'hsw', 73 register(s)"));
+  EXPECT_THAT(r.out, HasSubstr("device 'hsw', 11284 register(s)"));
   EXPECT_THAT(Slurp(hpp), HasSubstr("namespace regemu::regs::hsw {"));
   EXPECT_THAT(Slurp(dir_ / "hsw_selftest.cpp"), HasSubstr("#include \"hsw.hpp\""));
 }
