@@ -36,7 +36,9 @@ struct AccessMasks {
   }
   // Status bits that act on a written 1 or 0 (w1c, w0s, w1t, ...): a
   // read-modify-write carries them back as read, and may act on them.
-  uint64_t WriteToAct() const { return one_clears | one_sets | one_toggles | zero_clears | zero_sets | zero_toggles; }
+  uint64_t WriteToAct() const { return OneToAct() | ZeroToAct(); }
+  uint64_t OneToAct() const { return one_clears | one_sets | one_toggles; }
+  uint64_t ZeroToAct() const { return zero_clears | zero_sets | zero_toggles; }
   // A register with such status bits: the device remembers what the driver
   // read of it to spot a read-modify-write that acks status by accident (a
   // `hazard`: with stored bits of the same register, or of a neighbour one

@@ -13,7 +13,7 @@ Device::Device(std::shared_ptr<const Model> model, DeviceOptions options)
   values_.resize(regs.size());
   for (size_t i = 0; i < regs.size(); ++i) values_[i] = regs[i].reset;
   written_once_.assign(model_->once_slots(), 0);
-  read_seen_.assign(model_->rmw_slots(), ReadSeen{});
+  armed_.assign(model_->rmw_slots(), 0);
   behaviours_.reserve(model_->behaviours().size());
   for (const auto& program : model_->behaviours()) behaviours_.push_back(program->Instantiate());
   irq_outputs_.assign(behaviours_.size(), 0);
@@ -131,7 +131,7 @@ void Device::Reset() {
   const auto& regs = model_->registers();
   for (size_t i = 0; i < regs.size(); ++i) values_[i] = regs[i].reset;
   std::fill(written_once_.begin(), written_once_.end(), 0);
-  std::fill(read_seen_.begin(), read_seen_.end(), ReadSeen{});
+  std::fill(armed_.begin(), armed_.end(), 0);
   // Outputs and space states start over; the behaviours' resets set them again.
   std::fill(irq_outputs_.begin(), irq_outputs_.end(), 0);
   irq_request_ = false;
@@ -150,7 +150,7 @@ DeviceSnapshot Device::Snapshot() const {
   snapshot.model_ = model_;
   snapshot.values_ = values_;
   snapshot.written_once_ = written_once_;
-  snapshot.read_seen_ = read_seen_;
+  snapshot.armed_ = armed_;
   snapshot.behaviours_.reserve(behaviours_.size());
   for (const auto& behaviour : behaviours_) snapshot.behaviours_.push_back(behaviour->Clone());
   snapshot.now_ns_ = now_ns_;
@@ -171,7 +171,7 @@ void Device::Restore(const DeviceSnapshot& snapshot) {
   }
   std::copy(snapshot.values_.begin(), snapshot.values_.end(), values_.begin());
   std::copy(snapshot.written_once_.begin(), snapshot.written_once_.end(), written_once_.begin());
-  std::copy(snapshot.read_seen_.begin(), snapshot.read_seen_.end(), read_seen_.begin());
+  std::copy(snapshot.armed_.begin(), snapshot.armed_.end(), armed_.begin());
   for (size_t i = 0; i < behaviours_.size(); ++i) behaviours_[i] = snapshot.behaviours_[i]->Clone();
   now_ns_ = snapshot.now_ns_;
   irq_ = snapshot.irq_;

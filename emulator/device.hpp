@@ -61,14 +61,6 @@ struct MessageWrite {
   uint64_t data = 0;
 };
 
-// What the driver last read of a register tracked for read-modify-write
-// hazards (RegisterModel::kRmwTracked), in the byte lanes read since its
-// last frontdoor write.
-struct ReadSeen {
-  uint64_t value = 0;
-  uint64_t lanes = 0;
-};
-
 // The whole mutable state of a device, for Restore().
 class DeviceSnapshot {
  public:
@@ -81,7 +73,7 @@ class DeviceSnapshot {
   std::shared_ptr<const Model> model_;  // a snapshot fits only devices of this model
   std::vector<uint64_t> values_;
   std::vector<uint64_t> written_once_;
-  std::vector<ReadSeen> read_seen_;
+  std::vector<uint64_t> armed_;
   std::vector<std::unique_ptr<Behaviour>> behaviours_;
   uint64_t now_ns_ = 0;
   bool irq_ = false;
@@ -206,7 +198,11 @@ class Device {
   mutable SpinLock lock_;
   std::vector<uint64_t> values_;
   std::vector<uint64_t> written_once_;  // per once_slot: the write-once bits used up since reset
-  std::vector<ReadSeen> read_seen_;     // per rmw_slot: what the driver read since its last write
+  // Per rmw_slot (registers with write-1/0-to-act bits): the bits the
+  // driver read, since the register's last frontdoor write, in the state in
+  // which writing them back unchanged acts (a w1c bit read as 1, a w0s bit
+  // read as 0). One word serves both kinds: a bit has one policy.
+  std::vector<uint64_t> armed_;
   std::vector<std::unique_ptr<Behaviour>> behaviours_;
   // The trace records peeks too, which are const: it is an observation log.
   mutable TraceRing trace_;

@@ -364,9 +364,9 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
     in_flight_ = nullptr;
   }
   if (r.has(RegisterModel::kRmwTracked)) {
-    ReadSeen& seen = read_seen_[r.rmw_slot];
-    seen.value = (seen.value & ~lanes) | (result & lanes);
-    seen.lanes |= lanes;
+    // What was read, in the state in which writing it back acts.
+    uint64_t& armed = armed_[r.rmw_slot];
+    armed = (armed & ~lanes) | (lanes & ((result & m.OneToAct()) | (~result & m.ZeroToAct())));
   }
   return result;
 }
@@ -431,12 +431,11 @@ void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& ac
     // Where that acts (a w1c bit read as 1 and written as 1 clears it; a
     // w0s bit read as 0 and written as 0 sets it), note them: with stored
     // bits changed by the same access, that is a hazard (ReportCarriedStatus).
-    ReadSeen& seen = read_seen_[r.rmw_slot];
-    uint64_t known = seen.lanes & written;
+    uint64_t& armed = armed_[r.rmw_slot];
     uint64_t acts_on_one = (m.one_clears & before) | (m.one_sets & ~before) | m.one_toggles;
     uint64_t acts_on_zero = (m.zero_clears & before) | (m.zero_sets & ~before) | m.zero_toggles;
-    uint64_t carried = known & ((value & seen.value & acts_on_one) | (~value & ~seen.value & acts_on_zero));
-    seen.lanes &= ~lanes;  // the write used up what was read
+    uint64_t carried = armed & written & ((value & acts_on_one) | (~value & acts_on_zero));
+    armed &= ~lanes;  // the write used up what was read
     if (carried != 0 && access.carried_reg == kNoRegister) {
       access.carried_reg = id;
       access.carried_bits = carried;
