@@ -63,6 +63,10 @@ class BehaviourContext {
   uint64_t Peek(RegisterId reg) const { return values_[Checked(reg)]; }
   // The value is cut to the register's width.
   void Poke(RegisterId reg, uint64_t value) { values_[Checked(reg)] = value & model_.registers()[reg].width_mask; }
+  // The bytes of a `memory` space (where an OA unit writes reports); the
+  // device's own, without side effects. Throws as Device::ReadMemory does.
+  void ReadMemory(SpaceId space, uint64_t offset, std::span<uint8_t> out) const;
+  void WriteMemory(SpaceId space, uint64_t offset, std::span<const uint8_t> bytes);
   // This behaviour's interrupt output. With an interrupt parent
   // (BehaviourProgram::InterruptParent) it reaches the parent's
   // OnChildInterrupt; otherwise it is ORed into the device's interrupt

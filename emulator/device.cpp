@@ -14,6 +14,7 @@ Device::Device(std::shared_ptr<const Model> model, DeviceOptions options)
   for (size_t i = 0; i < regs.size(); ++i) values_[i] = regs[i].reset;
   written_once_.assign(model_->once_slots(), 0);
   armed_.assign(model_->rmw_slots(), 0);
+  memory_.resize(model_->spaces().size());
   behaviours_.reserve(model_->behaviours().size());
   for (const auto& program : model_->behaviours()) behaviours_.push_back(program->Instantiate());
   irq_outputs_.assign(behaviours_.size(), 0);
@@ -39,9 +40,14 @@ uint64_t Device::PeekLocked(SpaceId space_id, uint64_t offset, unsigned width) c
   uint64_t value = 0;
   for (unsigned b = 0; b < width / 8; ++b) {
     RegisterId id = space.decode.Lookup(offset + b);
-    uint64_t byte = id == DecodeTable::kNone
-                        ? (space.unclaimed >> (8 * b)) & 0xFF
-                        : (values_[id] >> (8 * (offset + b - model_->registers()[id].offset))) & 0xFF;
+    uint64_t byte = 0;
+    if (id != DecodeTable::kNone) {
+      byte = (values_[id] >> (8 * (offset + b - model_->registers()[id].offset))) & 0xFF;
+    } else if (space.IsRam(offset + b)) {
+      byte = memory_[space_id].Load(offset + b, 1);
+    } else {
+      byte = (space.unclaimed >> (8 * b)) & 0xFF;
+    }
     value |= byte << (8 * b);
   }
   return value;
@@ -79,7 +85,13 @@ bool Device::PokeLocked(SpaceId space_id, uint64_t offset, unsigned width, uint6
   bool any = false;
   for (unsigned b = 0; b < width / 8; ++b) {
     RegisterId id = space.decode.Lookup(offset + b);
-    if (id == DecodeTable::kNone) continue;
+    if (id == DecodeTable::kNone) {
+      if (space.IsRam(offset + b)) {
+        memory_[space_id].Store(offset + b, 1, value >> (8 * b));
+        any = true;
+      }
+      continue;
+    }
     unsigned shift = static_cast<unsigned>(8 * (offset + b - model_->registers()[id].offset));
     values_[id] = (values_[id] & ~(uint64_t{0xFF} << shift)) | (((value >> (8 * b)) & 0xFF) << shift);
     any = true;
@@ -98,6 +110,33 @@ void Device::PokeRegister(RegisterId reg, uint64_t value) {
   values_[reg] = value & r.width_mask;
   TraceEntry entry{++sequence_, now_ns_, r.offset, values_[reg], reg, r.space, r.width, TraceOp::kPoke};
   trace_.Push(entry);
+}
+
+MemoryStore& Device::MemoryAt(SpaceId space_id, uint64_t offset, size_t size) {
+  const auto& self = *this;
+  return const_cast<MemoryStore&>(self.MemoryAt(space_id, offset, size));
+}
+
+const MemoryStore& Device::MemoryAt(SpaceId space_id, uint64_t offset, size_t size) const {
+  const SpaceModel& space = model_->spaces().at(space_id);
+  if (space.kind != regdb::SpaceKind::kMemory) {
+    throw std::invalid_argument("space '" + space.name + "' is not a memory space");
+  }
+  if (offset > space.size || size > space.size - offset) {
+    throw std::out_of_range(std::to_string(size) + " bytes at " + regdb::Hex(offset) + " run past the end of space '" +
+                            space.name + "' (size " + regdb::Hex(space.size) + ")");
+  }
+  return memory_[space_id];
+}
+
+void Device::ReadMemory(SpaceId space, uint64_t offset, std::span<uint8_t> out) const {
+  Guard guard(*this);
+  MemoryAt(space, offset, out.size()).Read(offset, out);
+}
+
+void Device::WriteMemory(SpaceId space, uint64_t offset, std::span<const uint8_t> bytes) {
+  Guard guard(*this);
+  MemoryAt(space, offset, bytes.size()).Write(offset, bytes);
 }
 
 // ----------------------------------------------------------------------- time
@@ -132,6 +171,7 @@ void Device::Reset() {
   for (size_t i = 0; i < regs.size(); ++i) values_[i] = regs[i].reset;
   std::fill(written_once_.begin(), written_once_.end(), 0);
   std::fill(armed_.begin(), armed_.end(), 0);
+  for (MemoryStore& memory : memory_) memory.Clear();
   // Outputs and space states start over; the behaviours' resets set them again.
   std::fill(irq_outputs_.begin(), irq_outputs_.end(), 0);
   irq_request_ = false;
@@ -151,6 +191,7 @@ DeviceSnapshot Device::Snapshot() const {
   snapshot.values_ = values_;
   snapshot.written_once_ = written_once_;
   snapshot.armed_ = armed_;
+  snapshot.memory_ = memory_;  // pages are shared, copied on the next write
   snapshot.behaviours_.reserve(behaviours_.size());
   for (const auto& behaviour : behaviours_) snapshot.behaviours_.push_back(behaviour->Clone());
   snapshot.now_ns_ = now_ns_;
@@ -172,6 +213,7 @@ void Device::Restore(const DeviceSnapshot& snapshot) {
   std::copy(snapshot.values_.begin(), snapshot.values_.end(), values_.begin());
   std::copy(snapshot.written_once_.begin(), snapshot.written_once_.end(), written_once_.begin());
   std::copy(snapshot.armed_.begin(), snapshot.armed_.end(), armed_.begin());
+  memory_ = snapshot.memory_;
   for (size_t i = 0; i < behaviours_.size(); ++i) behaviours_[i] = snapshot.behaviours_[i]->Clone();
   now_ns_ = snapshot.now_ns_;
   irq_ = snapshot.irq_;
@@ -300,6 +342,12 @@ void BehaviourContext::ThrowBadRegister(RegisterId reg) {
   throw std::out_of_range("BehaviourContext: no register " + std::to_string(reg));
 }
 void BehaviourContext::SetInterrupt(bool asserted) { device_.SetInterruptLocked(self_, asserted); }
+void BehaviourContext::ReadMemory(SpaceId space, uint64_t offset, std::span<uint8_t> out) const {
+  device_.MemoryAt(space, offset, out.size()).Read(offset, out);
+}
+void BehaviourContext::WriteMemory(SpaceId space, uint64_t offset, std::span<const uint8_t> bytes) {
+  device_.MemoryAt(space, offset, bytes.size()).Write(offset, bytes);
+}
 bool BehaviourContext::interrupt_requested() const { return device_.irq_request_; }
 void BehaviourContext::RefreshInterrupt() { device_.RouteInterruptLocked(); }
 void BehaviourContext::SendMessage(uint64_t address, uint64_t data) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "emulator/behaviour.hpp"
+#include "emulator/memory_store.hpp"
 #include "emulator/model.hpp"
 #include "emulator/spin_lock.hpp"
 #include "emulator/trace.hpp"
@@ -74,6 +75,7 @@ class DeviceSnapshot {
   std::vector<uint64_t> values_;
   std::vector<uint64_t> written_once_;
   std::vector<uint64_t> armed_;
+  std::vector<MemoryStore> memory_;
   std::vector<std::unique_ptr<Behaviour>> behaviours_;
   uint64_t now_ns_ = 0;
   bool irq_ = false;
@@ -107,6 +109,12 @@ class Device {
   bool Poke(SpaceId space, uint64_t offset, unsigned width, uint64_t value);
   uint64_t PeekRegister(RegisterId reg) const;
   void PokeRegister(RegisterId reg, uint64_t value);
+  // Backdoor bulk access to the bytes of a `memory` space (graphics memory
+  // where the device writes reports): no side effect, not traced. Bytes
+  // never written read 0. Throws std::invalid_argument for a space that is
+  // not a memory space and std::out_of_range past its end.
+  void ReadMemory(SpaceId space, uint64_t offset, std::span<uint8_t> out) const;
+  void WriteMemory(SpaceId space, uint64_t offset, std::span<const uint8_t> bytes);
 
   // Virtual time. It saturates at 2^64-1 ns rather than wrap.
   void Advance(uint64_t ns);
@@ -185,6 +193,9 @@ class Device {
   inline Access OpenAccess(const TraceEntry& entry);
   inline void Finish(Access& access);  // defined where the access path is
   void AdvanceLocked(uint64_t ns);
+  // Checks a bulk memory access (ReadMemory, WriteMemory, BehaviourContext).
+  MemoryStore& MemoryAt(SpaceId space, uint64_t offset, size_t size);
+  const MemoryStore& MemoryAt(SpaceId space, uint64_t offset, size_t size) const;
   uint64_t PeekLocked(SpaceId space, uint64_t offset, unsigned width) const;
   bool PokeLocked(SpaceId space, uint64_t offset, unsigned width, uint64_t value);
   // Behaviour `from` drives its interrupt output (BehaviourContext::SetInterrupt).
@@ -198,6 +209,8 @@ class Device {
   mutable SpinLock lock_;
   std::vector<uint64_t> values_;
   std::vector<uint64_t> written_once_;  // per once_slot: the write-once bits used up since reset
+  // Per space: the bytes of a `memory` space (empty for the other kinds).
+  std::vector<MemoryStore> memory_;
   // Per rmw_slot (registers with write-1/0-to-act bits): the bits the
   // driver read, since the register's last frontdoor write, in the state in
   // which writing them back unchanged acts (a w1c bit read as 1, a w0s bit

@@ -230,7 +230,10 @@ uint64_t Device::ReadLocked(SpaceId space_id, uint64_t offset, unsigned width, A
     for (unsigned b = 0; b < bytes;) {
       RegisterId id = space.decode.Lookup(offset + b);
       if (id == DecodeTable::kNone) {
-        value |= ((unclaimed >> (8 * b)) & 0xFF) << (8 * b);
+        // Beside a register, a memory space's bytes are RAM (else: unclaimed).
+        uint64_t byte = space.kind == regdb::SpaceKind::kMemory ? memory_[space_id].Load(offset + b, 1)
+                                                                : (unclaimed >> (8 * b)) & 0xFF;
+        value |= byte << (8 * b);
         ++b;
         continue;
       }
@@ -264,6 +267,8 @@ uint64_t Device::ReadLocked(SpaceId space_id, uint64_t offset, unsigned width, A
       return value;
     }
   }
+  // A memory space is RAM where nothing else decodes (CheckShape kept the access inside it).
+  if (space.kind == regdb::SpaceKind::kMemory) return memory_[space_id].Load(offset, width / 8);
   // Traced as unclaimed even when the policy ignores the violation (which then leaves the outcome alone).
   access.entry.outcome = TraceOutcome::kUnclaimed;
   Violate(access, ViolationKind::kUnclaimed, kNoRegister, 0, "no register, range or window decodes here");
@@ -284,9 +289,11 @@ void Device::WriteLocked(SpaceId space_id, uint64_t offset, unsigned width, uint
   } else {
     bool claimed = false;
     unsigned bytes = width / 8;
+    uint64_t ram_lanes = 0;  // bytes beside a register in a memory space: RAM
     for (unsigned b = 0; b < bytes;) {
       RegisterId id = space.decode.Lookup(offset + b);
       if (id == DecodeTable::kNone) {
+        ram_lanes |= uint64_t{1} << b;
         ++b;
         continue;
       }
@@ -300,7 +307,14 @@ void Device::WriteLocked(SpaceId space_id, uint64_t offset, unsigned width, uint
       WriteBits(id, lanes, bits, access);
       b += count;
     }
-    if (claimed) return;
+    if (claimed) {
+      if (space.kind == regdb::SpaceKind::kMemory) {
+        for (unsigned b = 0; b < bytes; ++b) {
+          if ((ram_lanes >> b) & 1) memory_[space_id].Store(offset + b, 1, value >> (8 * b));
+        }
+      }
+      return;
+    }
   }
 
   if (const RangeModel* range = space.RangeAt(offset)) {
@@ -330,6 +344,10 @@ void Device::WriteLocked(SpaceId space_id, uint64_t offset, unsigned width, uint
       KeepWindowEntry(access.entry, outer);
       return;
     }
+  }
+  if (space.kind == regdb::SpaceKind::kMemory) {
+    memory_[space_id].Store(offset, width / 8, value);
+    return;
   }
   // Traced as unclaimed even when the policy ignores the violation (which then leaves the outcome alone).
   access.entry.outcome = TraceOutcome::kUnclaimed;

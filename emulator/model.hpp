@@ -114,6 +114,11 @@ struct SpaceModel {
 
   // The range holding `offset`, or nullptr (binary search: off the register path).
   const RangeModel* RangeAt(uint64_t offset) const;
+  // Memory spaces are RAM wherever no register or range decodes: the
+  // access path asks after those.
+  bool IsRam(uint64_t offset) const {
+    return kind == regdb::SpaceKind::kMemory && offset < size && RangeAt(offset) == nullptr;
+  }
   // The gate holding `offset`, or nullptr (binary search: only for gated
   // registers and for offsets off the register fast path).
   const GateModel* GateAt(uint64_t offset) const;

@@ -291,10 +291,10 @@ class Parser {
     }
     if (command.op == ScriptOp::kPeek) return true;
     for (uint64_t b = 0; b < extent; ++b) {
-      if (model_.Decode(command.target.space, offset + b) != kNoRegister) return true;
+      if (model_.Decode(command.target.space, offset + b) != kNoRegister || space.IsRam(offset + b)) return true;
     }
     ErrorAt(name.column, "no register holds '" + command.target.display +
-                             "': a poke sets register state, and there is none there");
+                             "': a poke sets register state (or memory-space bytes), and there is none there");
     return false;
   }
 

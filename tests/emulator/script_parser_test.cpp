@@ -297,7 +297,7 @@ TEST(ScriptParserErrors, BackdoorAccessesMustStayInTheirSpace) {
   EXPECT_THAT(OnlyError("peek64 mmio 0xffc\n"), ErrorAt(1, 8, HasSubstr("lies outside space 'mmio'")));
   EXPECT_THAT(OnlyError("poke64 msr 0x100 1\n"), ErrorAt(1, 8, HasSubstr("lies outside space 'msr'")));
   EXPECT_THAT(OnlyError("poke32 mmio 0x100 1\n"),
-              ErrorAt(1, 8, "no register holds 'mmio 0x100': a poke sets register state, and there is none there"));
+              ErrorAt(1, 8, "no register holds 'mmio 0x100': a poke sets register state (or memory-space bytes), and there is none there"));
   // Frontdoor accesses may go anywhere: the device reports what they break.
   EXPECT_TRUE(Parse("read32 mmio 0xffffffffffffffff\nwrite32 mmio 0x100 1\npeek32 mmio 0x100\n").ok());
 }

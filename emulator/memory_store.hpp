@@ -1,0 +1,45 @@
+#pragma once
+// The bytes of a `memory` space (graphics memory behind the GGTT, where an
+// OA unit writes its reports): sparse 4 KiB pages, allocated on the first
+// write, so a 64 MiB space costs nothing until it is used; unwritten bytes
+// read 0. Copies share their pages until one side writes a page
+// (copy-on-write), so a device snapshot costs a pointer per written page,
+// not a copy of the memory.
+//
+// Not thread-safe on its own: the owning Device's lock guards it. Sharing a
+// page between a device and its snapshots is safe, because only a device
+// writes, and it copies a page that anyone else still holds.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <unordered_map>
+
+namespace regemu::emulator {
+
+class MemoryStore {
+ public:
+  static constexpr uint64_t kPageBytes = 4096;
+
+  // Little-endian loads and stores of 1 to 8 bytes; they may cross pages.
+  uint64_t Load(uint64_t offset, unsigned bytes) const;
+  void Store(uint64_t offset, unsigned bytes, uint64_t value);
+  void Read(uint64_t offset, std::span<uint8_t> out) const;
+  void Write(uint64_t offset, std::span<const uint8_t> bytes);
+  // Every byte reads 0 again.
+  void Clear() { pages_.clear(); }
+  // Pages written so far (memory held: pages() * kPageBytes).
+  size_t pages() const { return pages_.size(); }
+
+ private:
+  using Page = std::array<uint8_t, kPageBytes>;
+
+  const Page* FindPage(uint64_t index) const;
+  // The page, allocated zeroed or unshared from a snapshot first.
+  Page& WritablePage(uint64_t index);
+
+  std::unordered_map<uint64_t, std::shared_ptr<Page>> pages_;
+};
+
+}  // namespace regemu::emulator
