@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/regdb/shipped_database_test.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::regdb {
@@ -11,28 +12,12 @@ namespace {
 
 using ::testing::HasSubstr;
 using testing_support::Rendered;
+using testing_support::SourcePath;
 
-std::string SourcePath(const std::string& relative) { return std::string(REGEMU_SOURCE_DIR) + "/" + relative; }
-
-class BdwDatabaseTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { loaded_ = new LoadedDatabase(LoadAndCheck(SourcePath("yaml/bdw"))); }
-  static void TearDownTestSuite() {
-    delete loaded_;
-    loaded_ = nullptr;
-  }
-
-  const Register& Reg(const std::string& name) {
-    const Register* reg = loaded_->database.RegisterNamed(name);
-    EXPECT_NE(reg, nullptr) << name;
-    static const Register kMissing;
-    return reg ? *reg : kMissing;
-  }
-
-  static LoadedDatabase* loaded_;
+struct Bdw {
+  static constexpr const char* kPath = "yaml/bdw";
 };
-
-LoadedDatabase* BdwDatabaseTest::loaded_ = nullptr;
+class BdwDatabaseTest : public testing_support::ShippedDatabaseTest<Bdw> {};
 
 TEST_F(BdwDatabaseTest, IsClean) {
   EXPECT_FALSE(loaded_->diagnostics.has_errors()) << Rendered(*loaded_);

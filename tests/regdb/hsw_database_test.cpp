@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/regdb/shipped_database_test.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::regdb {
@@ -18,28 +19,12 @@ using ::testing::HasSubstr;
 using testing_support::ErrorAt;
 using testing_support::NoteAt;
 using testing_support::Rendered;
+using testing_support::SourcePath;
 
-std::string SourcePath(const std::string& relative) { return std::string(REGEMU_SOURCE_DIR) + "/" + relative; }
-
-class HswDatabaseTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { loaded_ = new LoadedDatabase(LoadAndCheck(SourcePath("yaml/hsw"))); }
-  static void TearDownTestSuite() {
-    delete loaded_;
-    loaded_ = nullptr;
-  }
-
-  const Register& Reg(const std::string& name) {
-    const Register* reg = loaded_->database.RegisterNamed(name);
-    EXPECT_NE(reg, nullptr) << name;
-    static const Register kMissing;
-    return reg ? *reg : kMissing;
-  }
-
-  static LoadedDatabase* loaded_;
+struct Hsw {
+  static constexpr const char* kPath = "yaml/hsw";
 };
-
-LoadedDatabase* HswDatabaseTest::loaded_ = nullptr;
+class HswDatabaseTest : public testing_support::ShippedDatabaseTest<Hsw> {};
 
 TEST_F(HswDatabaseTest, IsClean) {
   EXPECT_FALSE(loaded_->diagnostics.has_errors()) << Rendered(*loaded_);

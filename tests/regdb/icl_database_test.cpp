@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "regdb/loader.hpp"
+#include "tests/regdb/shipped_database_test.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::regdb {
@@ -16,28 +17,12 @@ namespace {
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using testing_support::Rendered;
+using testing_support::SourcePath;
 
-std::string SourcePath(const std::string& relative) { return std::string(REGEMU_SOURCE_DIR) + "/" + relative; }
-
-class IclDatabaseTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { loaded_ = new LoadedDatabase(LoadAndCheck(SourcePath("yaml/icl"))); }
-  static void TearDownTestSuite() {
-    delete loaded_;
-    loaded_ = nullptr;
-  }
-
-  static const Register& Reg(const std::string& name) {
-    const Register* reg = loaded_->database.RegisterNamed(name);
-    EXPECT_NE(reg, nullptr) << name;
-    static const Register kMissing;
-    return reg ? *reg : kMissing;
-  }
-
-  static LoadedDatabase* loaded_;
+struct Icl {
+  static constexpr const char* kPath = "yaml/icl";
 };
-
-LoadedDatabase* IclDatabaseTest::loaded_ = nullptr;
+class IclDatabaseTest : public testing_support::ShippedDatabaseTest<Icl> {};
 
 TEST_F(IclDatabaseTest, IsClean) {
   EXPECT_FALSE(loaded_->diagnostics.has_errors()) << Rendered(*loaded_);
