@@ -30,10 +30,7 @@ struct AccessMasks {
   uint64_t must_be_zero = 0;  // a write of 1 is an mbz violation
 
   // Bits a write can change (stores and every write effect).
-  uint64_t Writable() const {
-    return store | store_once | one_clears | one_sets | one_toggles | zero_clears | zero_sets | zero_toggles |
-           write_clears | write_sets;
-  }
+  uint64_t Writable() const { return store | WriteEffectBits(); }
   // Status bits that act on a written 1 or 0 (w1c, w0s, w1t, ...): a
   // read-modify-write carries them back as read, and may act on them.
   uint64_t WriteToAct() const { return OneToAct() | ZeroToAct(); }
@@ -50,10 +47,8 @@ struct AccessMasks {
   // A plain read/write register: every bit stores and reads back, nothing else.
   bool IsPlain(uint64_t width_mask) const;
   // A write does more than store the written bits (see WriteBits).
-  bool HasWriteEffects() const {
-    return (store_once | one_clears | one_sets | one_toggles | zero_clears | zero_sets | zero_toggles | write_clears |
-            write_sets) != 0;
-  }
+  bool HasWriteEffects() const { return WriteEffectBits() != 0; }
+  uint64_t WriteEffectBits() const { return store_once | WriteToAct() | write_clears | write_sets; }
   // Reads return the stored value, with no side effect (ro/hw status registers too).
   bool IsPlainRead(uint64_t width_mask) const {
     return readable == width_mask && write_only == 0 && read_clears == 0 && read_sets == 0;

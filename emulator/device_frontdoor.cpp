@@ -1,7 +1,6 @@
 // The frontdoor access path: decode, shape checks, byte lanes, access
 // policies, ranges and windows, violations. See emulator/README.md.
 #include <algorithm>
-#include <cstdio>
 #include <string>
 
 #include "emulator/device_internal.hpp"
@@ -20,13 +19,6 @@ uint64_t OnceFieldBits(const RegisterModel& r, uint64_t store_once, uint64_t bit
   }
   if ((store_once & ~covered & bits) != 0) result |= store_once & ~covered;
   return result;
-}
-
-// A masked register's value as i915 writes it: 0x00010001.
-std::string Hex32(uint64_t value) {
-  char text[16];
-  std::snprintf(text, sizeof text, "0x%08llx", static_cast<unsigned long long>(value & 0xFFFFFFFF));
-  return text;
 }
 
 // After an access through an alias window reached the target space, the
@@ -227,13 +219,11 @@ uint64_t Device::ReadLocked(SpaceId space_id, uint64_t offset, unsigned width, A
     uint64_t value = 0;
     bool claimed = false;
     unsigned bytes = width / 8;
+    uint64_t gaps = 0;  // byte lanes no register holds
     for (unsigned b = 0; b < bytes;) {
       RegisterId id = space.decode.Lookup(offset + b);
       if (id == DecodeTable::kNone) {
-        // Beside a register, a memory space's bytes are RAM (else: unclaimed).
-        uint64_t byte = space.kind == regdb::SpaceKind::kMemory ? memory_[space_id].Load(offset + b, 1)
-                                                                : (unclaimed >> (8 * b)) & 0xFF;
-        value |= byte << (8 * b);
+        gaps |= uint64_t{1} << b;
         ++b;
         continue;
       }
@@ -247,7 +237,15 @@ uint64_t Device::ReadLocked(SpaceId space_id, uint64_t offset, unsigned width, A
       claimed = true;
       b += count;
     }
-    if (claimed) return value;
+    if (claimed) {
+      // Beside a register: a memory space's bytes are RAM, others read as unclaimed.
+      for (unsigned b = 0; b < bytes; ++b) {
+        if (((gaps >> b) & 1) == 0) continue;
+        uint64_t byte = space.IsRam(offset + b) ? memory_[space_id].Load(offset + b, 1) : (unclaimed >> (8 * b)) & 0xFF;
+        value |= byte << (8 * b);
+      }
+      return value;
+    }
   }
 
   if (const RangeModel* range = space.RangeAt(offset)) {
@@ -289,11 +287,11 @@ void Device::WriteLocked(SpaceId space_id, uint64_t offset, unsigned width, uint
   } else {
     bool claimed = false;
     unsigned bytes = width / 8;
-    uint64_t ram_lanes = 0;  // bytes beside a register in a memory space: RAM
+    uint64_t gaps = 0;  // byte lanes no register holds
     for (unsigned b = 0; b < bytes;) {
       RegisterId id = space.decode.Lookup(offset + b);
       if (id == DecodeTable::kNone) {
-        ram_lanes |= uint64_t{1} << b;
+        gaps |= uint64_t{1} << b;
         ++b;
         continue;
       }
@@ -308,10 +306,9 @@ void Device::WriteLocked(SpaceId space_id, uint64_t offset, unsigned width, uint
       b += count;
     }
     if (claimed) {
-      if (space.kind == regdb::SpaceKind::kMemory) {
-        for (unsigned b = 0; b < bytes; ++b) {
-          if ((ram_lanes >> b) & 1) memory_[space_id].Store(offset + b, 1, value >> (8 * b));
-        }
+      // Beside a register, a memory space's bytes are RAM; elsewhere they are dropped.
+      for (unsigned b = 0; b < bytes; ++b) {
+        if (((gaps >> b) & 1) != 0 && space.IsRam(offset + b)) memory_[space_id].Store(offset + b, 1, value >> (8 * b));
       }
       return;
     }
@@ -483,7 +480,7 @@ void Device::CheckMaskedEnables(RegisterId id, uint64_t lanes, uint64_t value, A
   Violate(access, ViolationKind::kHazard, id, bits,
           r.name + " is a masked register: bits 31:16 of a write select which of bits 15:0 change, and this write "
           "enables none, so value bits " + regdb::Hex(bits) + " change nothing. To set them write " +
-              Hex32((bits << 16) | bits) + " (_MASKED_BIT_ENABLE), to clear them " + Hex32(bits << 16) +
+              regdb::HexPadded((bits << 16) | bits, 32) + " (_MASKED_BIT_ENABLE), to clear them " + regdb::HexPadded(bits << 16, 32) +
               " (_MASKED_BIT_DISABLE)");
 }
 
@@ -500,7 +497,7 @@ void Device::ReportCarriedStatus(Access& access) {
   }
   effect += " them";
   bool same = access.changed_reg == access.carried_reg;
-  std::string inert = (bits & (m.one_clears | m.one_sets | m.one_toggles)) != 0 ? "0" : "1";
+  std::string inert = (bits & m.OneToAct()) != 0 ? "0" : "1";
   std::string control_bits = same ? "control bits " + regdb::Hex(access.changed_bits) + " of " + control.name
                                   : control.name + " bits " + regdb::Hex(access.changed_bits);
   std::string idiom = same ? "write the new control value with those status bits as " + inert

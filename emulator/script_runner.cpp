@@ -10,14 +10,6 @@ namespace {
 
 uint64_t WidthMask(unsigned width) { return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }
 
-// 0x00000001 for a 32-bit value: the same spelling as the trace.
-std::string Padded(uint64_t value, unsigned width) {
-  std::string hex = regdb::Hex(value).substr(2);
-  size_t digits = width / 4;
-  if (hex.size() < digits) hex.insert(0, digits - hex.size(), '0');
-  return "0x" + hex;
-}
-
 class Runner {
  public:
   Runner(const Script& script, Device& device, const RunOptions& options)
@@ -190,15 +182,15 @@ class Runner {
   }
 
   std::string Mismatch(const ScriptCommand& command, uint64_t value) const {
-    std::string text = command.target.display + " read " + Padded(value, command.width) + ", expected " +
-                       Padded(command.value, command.width);
-    if (command.mask != WidthMask(command.width)) text += " under mask " + Padded(command.mask, command.width);
+    std::string text = command.target.display + " read " + regdb::HexPadded(value, command.width) + ", expected " +
+                       regdb::HexPadded(command.value, command.width);
+    if (command.mask != WidthMask(command.width)) text += " under mask " + regdb::HexPadded(command.mask, command.width);
     return text;
   }
 
   void Print(const ScriptCommand& command, uint64_t value) {
     result_.values.push_back(ScriptValue{
-        command.loc, ScriptCommandName(command) + " " + command.target.display + " = " + Padded(value, command.width)});
+        command.loc, ScriptCommandName(command) + " " + command.target.display + " = " + regdb::HexPadded(value, command.width)});
   }
 
   void Fail(regdb::SourceLoc loc, std::string message) {

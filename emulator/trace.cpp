@@ -16,17 +16,6 @@ std::vector<TraceEntry> TraceRing::Last(size_t count) const {
   return out;
 }
 
-namespace {
-
-std::string Padded(uint64_t value, unsigned width) {
-  std::string hex = regdb::Hex(value).substr(2);
-  size_t digits = width / 4;
-  if (hex.size() < digits) hex.insert(0, digits - hex.size(), '0');
-  return "0x" + hex;
-}
-
-}  // namespace
-
 std::string RenderTraceEntry(const Model& model, const TraceEntry& entry) {
   std::string comment = "  # t=" + std::to_string(entry.time_ns) + "ns seq=" + std::to_string(entry.sequence);
   if (entry.op == TraceOp::kStep) return "step " + std::to_string(entry.value) + "ns" + comment;
@@ -38,10 +27,10 @@ std::string RenderTraceEntry(const Model& model, const TraceEntry& entry) {
   // A read is rendered as the expectation it met, so replaying checks it.
   std::string line;
   switch (entry.op) {
-    case TraceOp::kRead: line = "expect" + width + " " + where + " " + Padded(entry.value, entry.width); break;
-    case TraceOp::kWrite: line = "write" + width + " " + where + " " + Padded(entry.value, entry.width); break;
+    case TraceOp::kRead: line = "expect" + width + " " + where + " " + regdb::HexPadded(entry.value, entry.width); break;
+    case TraceOp::kWrite: line = "write" + width + " " + where + " " + regdb::HexPadded(entry.value, entry.width); break;
     case TraceOp::kPeek: line = "peek" + width + " " + where; break;
-    case TraceOp::kPoke: line = "poke" + width + " " + where + " " + Padded(entry.value, entry.width); break;
+    case TraceOp::kPoke: line = "poke" + width + " " + where + " " + regdb::HexPadded(entry.value, entry.width); break;
     case TraceOp::kStep:
     case TraceOp::kReset: break;
   }

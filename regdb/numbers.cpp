@@ -117,4 +117,11 @@ std::string Hex(uint64_t value) {
   return "0x" + out;
 }
 
+std::string HexPadded(uint64_t value, unsigned width) {
+  std::string hex = Hex(value).substr(2);
+  size_t digits = width / 4;
+  if (hex.size() < digits) hex.insert(0, digits - hex.size(), '0');
+  return "0x" + hex;
+}
+
 }  // namespace regemu::regdb

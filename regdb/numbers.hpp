@@ -31,5 +31,8 @@ std::variant<uint64_t, NumberError> ParseDurationNs(std::string_view text);
 
 // "0x1f" style rendering used by every message.
 std::string Hex(uint64_t value);
+// Zero-padded to `width` bits, as traces and scripts spell values:
+// HexPadded(1, 32) is "0x00000001".
+std::string HexPadded(uint64_t value, unsigned width);
 
 }  // namespace regemu::regdb
