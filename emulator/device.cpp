@@ -348,6 +348,11 @@ void BehaviourContext::ReadMemory(SpaceId space, uint64_t offset, std::span<uint
 void BehaviourContext::WriteMemory(SpaceId space, uint64_t offset, std::span<const uint8_t> bytes) {
   device_.MemoryAt(space, offset, bytes.size()).Write(offset, bytes);
 }
+void BehaviourContext::EmitRecord(UnitRecordKind kind, std::span<const uint8_t> bytes) {
+  if (!device_.options_.on_record) return;
+  device_.options_.on_record(UnitRecord{model_.behaviours()[self_]->name(), kind, device_.now_ns_, bytes});
+}
+bool BehaviourContext::records_wanted() const { return static_cast<bool>(device_.options_.on_record); }
 bool BehaviourContext::interrupt_requested() const { return device_.irq_request_; }
 void BehaviourContext::RefreshInterrupt() { device_.RouteInterruptLocked(); }
 void BehaviourContext::SendMessage(uint64_t address, uint64_t data) {

@@ -24,6 +24,7 @@
 #include "emulator/model.hpp"
 #include "emulator/spin_lock.hpp"
 #include "emulator/trace.hpp"
+#include "emulator/unit_record.hpp"
 #include "emulator/violation.hpp"
 
 namespace regemu::emulator {
@@ -47,6 +48,10 @@ struct DeviceOptions {
   // checkers watch a whole test this way (fakes/protocol_rules.hpp). Like
   // on_violation, it must not call back into the device.
   TraceObserver on_trace;
+  // Called for every record a behaviour emits (unit_record.hpp: the reports
+  // an OA unit writes into its buffer, lost-report markers), under the
+  // device lock like on_trace.
+  UnitRecordObserver on_record;
   // The VMM of a SW-virtualized guest: supplies frontdoor reads of reserved
   // ranges (`range` is the range's name, `offset` relative to its base).
   // nullopt, or no hook, reads 0 as on bare metal. Called under the device
