@@ -83,7 +83,7 @@ class OaUnitBehaviour : public Behaviour {
     context_id_.reset();
     landing_ = {};
     seq_ = head_seq_ = buffer_seq_ = tail_seq_ = 0;
-    buffer_programmed_ = overflowing_ = geometry_reported_ = false;
+    buffer_programmed_ = overflowing_ = geometry_reported_ = order_broken_ = false;
     samples_ = {};
     Reschedule(context);
   }
@@ -345,22 +345,30 @@ class OaUnitBehaviour : public Behaviour {
 
   // ---------------------------------------------------------- protocol
 
+  // One mistake in a programming is reported once: the flag holds until a
+  // buffer write lands in its place again.
   void CheckBufferOrder(BehaviourContext& context) {
     const auto& r = config_->registers;
-    std::string rule = OrderRule(context);
-    if (head_seq_ == 0 || tail_seq_ > head_seq_) {
-      Protocol(context, r.buffer,
-               Name(context, r.buffer) + " written before " + Name(context, r.head) + " of this programming: " + rule);
+    std::string where;
+    if (head_seq_ == 0) {
+      where = " before " + Name(context, r.head) + " was ever written";
+    } else if (tail_seq_ > head_seq_) {
+      where = " after " + Name(context, TailRegister()) + " (no " + Name(context, r.head) + " write since)";
+    } else {
+      order_broken_ = false;
+      return;
     }
+    if (!order_broken_) Protocol(context, r.buffer, Name(context, r.buffer) + " written" + where + ": " + OrderRule(context));
+    order_broken_ = true;
   }
 
   void CheckTailOrder(BehaviourContext& context) {
     const auto& r = config_->registers;
-    if (head_seq_ != 0 && buffer_seq_ < head_seq_ && tail_seq_ < head_seq_) {
-      Protocol(context, TailRegister(),
-               Name(context, TailRegister()) + " written after " + Name(context, r.head) + " with no " + Name(context, r.buffer) +
-                   " write between them: " + OrderRule(context));
-    }
+    if (head_seq_ == 0 || buffer_seq_ > head_seq_ || tail_seq_ > head_seq_ || order_broken_) return;
+    Protocol(context, TailRegister(),
+             Name(context, TailRegister()) + " written after " + Name(context, r.head) + " with no " +
+                 Name(context, r.buffer) + " write between them: " + OrderRule(context));
+    order_broken_ = true;
   }
 
   std::string OrderRule(BehaviourContext& context) const {
@@ -508,6 +516,7 @@ class OaUnitBehaviour : public Behaviour {
   // Programming order: the sequence number of each pointer register's last write.
   uint64_t seq_ = 0, head_seq_ = 0, buffer_seq_ = 0, tail_seq_ = 0;
   bool buffer_programmed_ = false;
+  bool order_broken_ = false;       // an order violation of this programming was reported
   bool overflowing_ = false;        // in a no-room episode (one BUFFER_LOST record each)
   bool geometry_reported_ = false;  // a bad buffer is reported once per programming
   // The last two reports' samples, for counter overflow.
