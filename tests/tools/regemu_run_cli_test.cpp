@@ -210,10 +210,33 @@ TEST_F(RegemuRunCli, HelpNamesTheOptionsAndTheTraceDefault) {
   RunResult help = Run("run --help");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_THAT(help.out, AllOf(HasSubstr("--lenient"), HasSubstr("--trace-capacity"), HasSubstr("65536"),
-                              HasSubstr("--access-cost"), HasSubstr("SCRIPT")));
+                              HasSubstr("--access-cost"), HasSubstr("--oa-recording"),
+                              HasSubstr("--oa-metric-set"), HasSubstr("SCRIPT")));
   EXPECT_THAT(Run("--help").out, AllOf(HasSubstr("check"), HasSubstr("run")));
   // `check` keeps working next to `run`.
   EXPECT_EQ(Run("check yaml/hsw").exit_code, 0);
+}
+
+// ---------------------------------------------------------- --oa-recording
+// (a recording itself: tests/tools/oa_recording_*_test.cpp)
+
+TEST_F(RegemuRunCli, OaRecordingNeedsADatabaseWithAnOaUnit) {
+  fs::path recording = dir_ / "out.i915perf";
+  RunResult r = RunSmall("write32 CTRL 1\n", "--oa-recording '" + recording.string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("regemu run: --oa-recording: the database has no oa-unit behaviour"));
+  EXPECT_THAT(r.out, IsEmpty()) << "nothing ran";
+  EXPECT_FALSE(fs::exists(recording));
+}
+
+TEST_F(RegemuRunCli, OaMetricSetMustBeANameTheReaderCanMatch) {
+  RunResult empty = RunSmall("write32 CTRL 1\n", "--oa-recording x.i915perf --oa-metric-set ''");
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_THAT(empty.err, HasSubstr("regemu run: --oa-metric-set: the metric set name must be printable ASCII of 1 "
+                                   "to 255 bytes"));
+  RunResult alone = RunSmall("write32 CTRL 1\n", "--oa-metric-set RenderBasic");
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_THAT(alone.err, HasSubstr("--oa-metric-set requires --oa-recording"));
 }
 
 }  // namespace
