@@ -266,14 +266,16 @@ TEST(OaRecordingWriter, LostRecordsAreBareEightByteHeaders) {
   EXPECT_EQ(writer.counts().buffers_lost, 1u);
 }
 
-TEST(OaRecordingWriter, ReportStampedWhileItsRecordLandsAFewTicksLaterIsAccepted) {
-  // Its first 8 bytes land report_write_ns (100 ns) after the trigger: the
-  // record's time may be a tick or two past the timestamp it carries.
+// A unit that catches up at the end of a `step` emits the reports it
+// triggered during it then: the report's own timestamp places it.
+TEST(OaRecordingWriter, ARecordLaterThanItsReportIsPlacedByTheReportsTimestamp) {
   std::ostringstream out;
   SyntheticOaStream stream(IclOaUnit(), kExponent);
-  ASSERT_EQ(RecordOneIclReport(out, stream, 100), std::nullopt);
-  EXPECT_EQ(Correlations(out.str()).back().gpu_ticks, stream.ticks() + 2)
-      << "after the record's clock, which is one tick past the report";
+  ASSERT_EQ(RecordOneIclReport(out, stream, 1'000'000), std::nullopt);
+  std::vector<Correlation> correlations = Correlations(out.str());
+  ASSERT_EQ(correlations.size(), 2u);
+  EXPECT_EQ(correlations[0].gpu_ticks, stream.ticks()) << "at the report, not 1 ms later";
+  EXPECT_EQ(correlations[1].gpu_ticks, stream.ticks() + 1);
 }
 
 // --- Errors ---------------------------------------------------------------
@@ -327,19 +329,26 @@ TEST(OaRecordingWriter, ARecordOfASmallerFormatStopsTheRecording) {
   EXPECT_EQ(writer.counts().reports, 0u);
 }
 
-TEST(OaRecordingWriter, AReportWhoseTimestampIsNotTheUnitsClockStopsTheRecording) {
+TEST(OaRecordingWriter, AReportStampedAfterItsRecordStopsTheRecording) {
   std::ostringstream out;
   SyntheticOaStream stream(IclOaUnit(), kExponent);
-  EXPECT_THAT(RecordOneIclReport(out, stream, 1'000'000),
-              Optional(HasSubstr("has timestamp 0x00004000 but the unit's 12000000 Hz clock reads 0x00006ee0")));
+  auto from_the_future = [](std::vector<uint8_t>& report) { report[6] = 0x01; };  // timestamp 0x14000
+  EXPECT_THAT(RecordOneIclReport(out, stream, 0, from_the_future),
+              Optional(HasSubstr("recorded at 1365334 ns has timestamp 0x00014000, after the unit's 12000000 Hz "
+                                 "clock then (0x00004000)")));
 }
 
 TEST(OaRecordingWriter, AReportWhoseTimestampDwordIsStillZeroStopsTheRecording) {
-  // A record taken inside the tail-race window, before dwords 0 and 1 land.
+  // A record taken inside the tail race, before dwords 0 and 1 landed.
   std::ostringstream out;
+  OaRecordingWriter writer = Create(IclOaUnit(), out);
   SyntheticOaStream stream(IclOaUnit(), kExponent);
-  auto not_landed = [](std::vector<uint8_t>& report) { std::fill(report.begin(), report.begin() + 8, 0); };
-  EXPECT_THAT(RecordOneIclReport(out, stream, 0, not_landed), Optional(HasSubstr("has timestamp 0x00000000")));
+  AddReports(writer, stream, 2);
+  std::vector<uint8_t> report = stream.Next(OaLoad{});
+  std::fill(report.begin(), report.begin() + 8, 0);
+  writer.Add(SyntheticOaStream::Record(report, stream.time_ns()));
+  EXPECT_THAT(writer.Finish(), Optional(HasSubstr("has timestamp 0x00000000, before the previous report's "
+                                                  "0x00008000")));
 }
 
 TEST(OaRecordingWriter, ARecordingWithoutReportsIsAnError) {

@@ -116,11 +116,7 @@ std::variant<OaRecordingWriter, std::string> OaRecordingWriter::Create(const reg
   } else if (auto known = KnownMetricSetUuid(unit.pci_device_id, options.metric_set)) {
     info.metric_set_uuid = std::string(*known);
   }
-  // A report's first 8 bytes land report_write_ns after its trigger, so its
-  // record may come that much after the time its timestamp names.
-  uint64_t tolerance = TimestampTicksAt(unit.report_write_ns, unit.timestamp_hz) + 1;
-
-  OaRecordingWriter writer(out, std::move(info), tolerance, unit.formats);
+  OaRecordingWriter writer(out, std::move(info), unit.formats);
   rec::AppendVersion(writer.pending_);
   rec::AppendDeviceInfo(writer.pending_, writer.device_info_);
   rec::AppendTopology(writer.pending_, {unit.slices, unit.subslices_per_slice, unit.eus_per_subslice});
@@ -129,8 +125,8 @@ std::variant<OaRecordingWriter, std::string> OaRecordingWriter::Create(const reg
 }
 
 OaRecordingWriter::OaRecordingWriter(std::ostream& out, oa_recording::DeviceInfo device_info,
-                                     uint64_t tolerance_ticks, std::vector<regdb::OaFormat> formats)
-    : out_(&out), device_info_(std::move(device_info)), tolerance_ticks_(tolerance_ticks), formats_(std::move(formats)) {}
+                                     std::vector<regdb::OaFormat> formats)
+    : out_(&out), device_info_(std::move(device_info)), formats_(std::move(formats)) {}
 
 void OaRecordingWriter::Add(const UnitRecord& record) {
   if (error_ || finished_) return;
@@ -141,16 +137,17 @@ void OaRecordingWriter::Add(const UnitRecord& record) {
   }
   last_time_ns_ = record.time_ns;
   pending_.clear();
-  AppendCorrelationBefore(record.time_ns);
   switch (record.kind) {
     case UnitRecordKind::kReport:
       if (!AppendReport(record)) return;
       break;
     case UnitRecordKind::kReportLost:
+      AppendCorrelationBefore(TimestampTicksAt(record.time_ns, device_info_.timestamp_hz));
       rec::AppendLost(pending_, rec::RecordType::kReportLost);
       ++counts_.reports_lost;
       break;
     case UnitRecordKind::kBufferLost:
+      AppendCorrelationBefore(TimestampTicksAt(record.time_ns, device_info_.timestamp_hz));
       rec::AppendLost(pending_, rec::RecordType::kBufferLost);
       ++counts_.buffers_lost;
       break;
@@ -191,15 +188,18 @@ void OaRecordingWriter::Fail(std::string message) {
 // The first record gets a correlation at its own time; later ones one at
 // each whole virtual second they reach. GPU ticks strictly increase from one
 // correlation to the next: the reader divides by their difference.
-void OaRecordingWriter::AppendCorrelationBefore(uint64_t time_ns) {
+void OaRecordingWriter::AppendCorrelationBefore(uint64_t ticks) {
+  const uint64_t hz = device_info_.timestamp_hz;
   if (counts_.correlations == 0) {
-    first_correlation_ticks_ = TimestampTicksAt(time_ns, device_info_.timestamp_hz);
-    AppendCorrelation(time_ns, first_correlation_ticks_);
+    first_correlation_ticks_ = ticks;
+    AppendCorrelation(NsAtTimestampTick(ticks, hz), ticks);
     return;
   }
-  uint64_t second_ns = time_ns / kNsPerSecond * kNsPerSecond;
-  uint64_t ticks = TimestampTicksAt(second_ns, device_info_.timestamp_hz);
-  if (second_ns > last_correlation_ns_ && ticks > last_correlation_ticks_) AppendCorrelation(second_ns, ticks);
+  uint64_t second_ns = NsAtTimestampTick(ticks, hz) / kNsPerSecond * kNsPerSecond;
+  uint64_t second_ticks = TimestampTicksAt(second_ns, hz);
+  if (second_ns > last_correlation_ns_ && second_ticks > last_correlation_ticks_) {
+    AppendCorrelation(second_ns, second_ticks);
+  }
 }
 
 void OaRecordingWriter::AppendCorrelation(uint64_t cpu_ns, uint64_t gpu_ticks) {
@@ -217,20 +217,28 @@ bool OaRecordingWriter::AppendReport(const UnitRecord& record) {
          "; program that format");
     return false;
   }
-  // The report's 32-bit timestamp names the full tick count; it must be the
-  // unit's clock at the record's time (or a little before), or the
-  // correlations would not bracket it.
+  // The report's time: its 32-bit timestamp, at or before the unit's clock
+  // at the record's time.
   uint64_t clock_ticks = TimestampTicksAt(record.time_ns, device_info_.timestamp_hz);
   uint32_t stamped = LittleEndian32(record.bytes, kTimestampOffset);
-  auto behind = static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(clock_ticks) - stamped));
-  if (behind < 0 || static_cast<uint64_t>(behind) > tolerance_ticks_ || static_cast<uint64_t>(behind) > clock_ticks) {
-    Fail("the report at " + std::to_string(record.time_ns) + " ns has timestamp " + regdb::HexPadded(stamped, 32) +
-         " but the unit's " + std::to_string(device_info_.timestamp_hz) + " Hz clock reads " +
-         regdb::HexPadded(static_cast<uint32_t>(clock_ticks), 32) +
-         " then (low 32 bits): the recording's correlations would not match it");
+  uint64_t behind = static_cast<uint32_t>(static_cast<uint32_t>(clock_ticks) - stamped);
+  if (behind > clock_ticks) {
+    Fail("the report recorded at " + std::to_string(record.time_ns) + " ns has timestamp " +
+         regdb::HexPadded(stamped, 32) + ", after the unit's " + std::to_string(device_info_.timestamp_hz) +
+         " Hz clock then (" + regdb::HexPadded(static_cast<uint32_t>(clock_ticks), 32) + ")");
     return false;
   }
-  last_report_ticks_ = std::max(last_report_ticks_, clock_ticks - static_cast<uint64_t>(behind));
+  uint64_t ticks = clock_ticks - behind;
+  if (counts_.reports > 0 && ticks < last_report_ticks_) {
+    // A timestamp dword still 0 (read inside the tail race) lands here too.
+    Fail("the report recorded at " + std::to_string(record.time_ns) + " ns has timestamp " +
+         regdb::HexPadded(stamped, 32) + ", before the previous report's " +
+         regdb::HexPadded(static_cast<uint32_t>(last_report_ticks_), 32) +
+         ": OA timestamps only go forward, and the reader's correlation needs them to");
+    return false;
+  }
+  AppendCorrelationBefore(ticks);
+  last_report_ticks_ = ticks;
   rec::AppendSample(pending_, record.bytes);
   ++counts_.reports;
   return true;

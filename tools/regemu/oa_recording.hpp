@@ -10,6 +10,11 @@
 // correlation pairs virtual time in ns (the "CPU" clock) with the OA
 // timestamp ticks at that time (oa_timestamp.hpp).
 //
+// A report's time is the one its timestamp dword names: its low 32 bits,
+// and the high bits of the unit's clock at the record's time. A record may
+// come later than its report was triggered (a unit catching up at the end
+// of a `step` emits them all then), never earlier.
+//
 // Records are written to the stream as they arrive, so a long run does not
 // pile up in memory. The first problem stops the writing and is what
 // Finish() returns; the caller should then drop the partial file.
@@ -70,11 +75,10 @@ class OaRecordingWriter {
   const std::string& uuid() const { return device_info_.metric_set_uuid; }
 
  private:
-  OaRecordingWriter(std::ostream& out, oa_recording::DeviceInfo device_info, uint64_t tolerance_ticks,
-                    std::vector<regdb::OaFormat> formats);
+  OaRecordingWriter(std::ostream& out, oa_recording::DeviceInfo device_info, std::vector<regdb::OaFormat> formats);
 
   void Fail(std::string message);
-  void AppendCorrelationBefore(uint64_t time_ns);
+  void AppendCorrelationBefore(uint64_t ticks);
   void AppendCorrelation(uint64_t cpu_ns, uint64_t gpu_ticks);
   bool AppendReport(const emulator::UnitRecord& record);
   std::string FormatsOfSize(size_t bytes) const;
@@ -82,7 +86,6 @@ class OaRecordingWriter {
 
   std::ostream* out_;
   oa_recording::DeviceInfo device_info_;
-  uint64_t tolerance_ticks_;  // how far a report's timestamp may trail its record's time
   std::vector<regdb::OaFormat> formats_;
   oa_recording::Bytes pending_;  // the bytes of the record being added
   OaRecordingCounts counts_;
