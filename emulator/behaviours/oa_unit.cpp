@@ -73,8 +73,7 @@ struct Landing {
 
 class OaUnitBehaviour : public Behaviour {
  public:
-  OaUnitBehaviour(const OaUnitConfig& config, const std::string& name)
-      : config_(&config), name_(&name), workload_(config) {}
+  explicit OaUnitBehaviour(const OaUnitConfig& config) : config_(&config), workload_(config) {}
 
   std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<OaUnitBehaviour>(*this); }
 
@@ -273,11 +272,8 @@ class OaUnitBehaviour : public Behaviour {
       return;
     }
     overflowing_ = false;
-    OaSample& sample = samples_[current_];
-    workload_.SampleAt(at_ns, sample);
-    OaReportHeader header{ReportId(reason), context_id_.value_or(0xFFFFFFFF)};
     std::array<uint8_t, 256> report;
-    ComposeOaReport(*format, header, sample, std::span(report.data(), format->size));
+    Compose(*format, at_ns, ReportId(reason), samples_[current_], report);
     WriteRing(context, g, std::span<const uint8_t>(report.data(), format->size), at_ns);
     uint64_t tail = g.base + ((g.tail - g.base + format->size) & (g.size - 1));
     RegisterId tail_reg = TailRegister();
@@ -285,6 +281,13 @@ class OaUnitBehaviour : public Behaviour {
     if (timer && taken < g.size / 2 && taken + format->size >= g.size / 2) HalfFull(context);
     CheckCounterOverflow(context);
     context.EmitRecord(UnitRecordKind::kReport, at_ns, std::span<const uint8_t>(report.data(), format->size));
+  }
+
+  // One report of `format` as the counters stand at `at_ns`; `sample` keeps them.
+  void Compose(const regdb::OaFormat& format, uint64_t at_ns, uint32_t report_id, OaSample& sample,
+               std::span<uint8_t, 256> out) const {
+    workload_.SampleAt(at_ns, sample);
+    ComposeOaReport(format, {report_id, context_id_.value_or(0xFFFFFFFF)}, sample, out.first(format.size));
   }
 
   // The report at the tail, wrapping at the buffer's end; dwords 0 and 1
@@ -476,10 +479,8 @@ class OaUnitBehaviour : public Behaviour {
     uint64_t space_size = context.model().spaces()[config_->memory].size;
     if (at + format->size > space_size) return usage("address " + regdb::Hex(at) + " is past the space's end");
     OaSample sample;
-    workload_.SampleAt(context.now_ns(), sample);
     std::array<uint8_t, 256> report;
-    ComposeOaReport(*format, {static_cast<uint32_t>(std::get<uint64_t>(id)), context_id_.value_or(0xFFFFFFFF)},
-                    sample, std::span(report.data(), format->size));
+    Compose(*format, context.now_ns(), static_cast<uint32_t>(std::get<uint64_t>(id)), sample, report);
     context.WriteMemory(Memory(), at, std::span<const uint8_t>(report.data(), format->size));
     return InjectResult::kDone;
   }
@@ -510,7 +511,6 @@ class OaUnitBehaviour : public Behaviour {
 
  private:
   const OaUnitConfig* config_;  // owned by the program, which outlives every device of its model
-  const std::string* name_;
   OaWorkload workload_;
   std::optional<uint32_t> context_id_;
   Landing landing_;
@@ -545,7 +545,7 @@ class OaUnitProgram : public BehaviourProgram {
   }
   std::string InterruptParent() const override { return config_.interrupt_parent; }
   std::unique_ptr<Behaviour> Instantiate() const override {
-    return std::make_unique<OaUnitBehaviour>(config_, name());
+    return std::make_unique<OaUnitBehaviour>(config_);
   }
 
  private:
