@@ -68,4 +68,53 @@ const Field* ResolveFieldKey(const BehaviourSpec& spec, std::string_view key, co
   return nullptr;
 }
 
+namespace {
+
+std::vector<std::string_view> BehaviourNames(const Database& database) {
+  std::vector<std::string_view> names;
+  for (const BehaviourSpec& b : database.behaviours) names.push_back(b.name);
+  return names;
+}
+
+const BehaviourSpec* BehaviourNamed(const Database& database, std::string_view name) {
+  for (const BehaviourSpec& b : database.behaviours) {
+    if (b.name == name) return &b;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<std::string> ResolveInterruptParent(const BehaviourSpec& spec, const YamlNode& node,
+                                                  std::string_view what, const Database& database,
+                                                  SchemaReader& reader) {
+  auto name = reader.Identifier(node, "interrupt_parent");
+  if (!name) return std::nullopt;
+  if (*name == spec.name) {
+    reader.Error(node, std::string(what) + " names itself as its interrupt parent");
+    return std::nullopt;
+  }
+  if (!BehaviourNamed(database, *name)) {
+    reader.Error(node, std::string(what) + " names unknown interrupt parent '" + *name + "'" +
+                           DidYouMean(*name, BehaviourNames(database)));
+    return std::nullopt;
+  }
+  return name;
+}
+
+void CheckChildNamesParent(const BehaviourSpec& spec, const YamlNode& node, const std::string& child,
+                           std::string_view what, const Database& database, SchemaReader& reader) {
+  const BehaviourSpec* found = BehaviourNamed(database, child);
+  if (!found) {
+    reader.Error(node, std::string(what) + " names unknown child behaviour '" + child + "'" +
+                           DidYouMean(child, BehaviourNames(database)));
+    return;
+  }
+  const YamlNode* parent = found->yaml.Find("interrupt_parent");
+  if (!parent || parent->text != spec.name) {
+    reader.Error(node, "child behaviour '" + child + "' of " + std::string(what) +
+                           " must name it as its parent: `interrupt_parent: " + spec.name + "`");
+  }
+}
+
 }  // namespace regemu::regdb

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "regdb/database.hpp"
@@ -47,5 +48,17 @@ const Register* ResolveRegisterKey(const BehaviourSpec& spec, std::string_view k
                                    const Database& database, SchemaReader& reader);
 const Field* ResolveFieldKey(const BehaviourSpec& spec, std::string_view key, const Register& reg,
                              SchemaReader& reader);
+
+// Shared by kinds that link interrupt outputs (`what` names the checking
+// behaviour, e.g. "classic-iir behaviour 'gt'"):
+// `interrupt_parent: NAME` must name another behaviour of the database;
+// returns NAME when it does.
+std::optional<std::string> ResolveInterruptParent(const BehaviourSpec& spec, const YamlNode& node,
+                                                  std::string_view what, const Database& database,
+                                                  SchemaReader& reader);
+// A child NAME listed at `node` must exist and name `spec` as its
+// `interrupt_parent`.
+void CheckChildNamesParent(const BehaviourSpec& spec, const YamlNode& node, const std::string& child,
+                           std::string_view what, const Database& database, SchemaReader& reader);
 
 }  // namespace regemu::regdb

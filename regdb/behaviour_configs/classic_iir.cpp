@@ -7,25 +7,12 @@
 #include <vector>
 
 #include "regdb/behaviour_kinds.hpp"
-#include "regdb/names.hpp"
-#include "regdb/spelling.hpp"
 
 namespace regemu::regdb {
 
 namespace {
 
-std::vector<std::string_view> BehaviourNames(const Database& database) {
-  std::vector<std::string_view> names;
-  for (const BehaviourSpec& b : database.behaviours) names.push_back(b.name);
-  return names;
-}
-
-bool HasBehaviour(const Database& database, std::string_view name) {
-  for (const BehaviourSpec& b : database.behaviours) {
-    if (b.name == name) return true;
-  }
-  return false;
-}
+std::string What(const BehaviourSpec& spec) { return "classic-iir behaviour '" + spec.name + "'"; }
 
 // `children: [{behaviour: NAME, bit: N}]`: NAME's interrupt output is the
 // live source of ISR bit N (NAME must name this behaviour as its parent).
@@ -37,19 +24,8 @@ void CheckChildren(const BehaviourSpec& spec, const YamlNode& children, const Da
     if (!reader.ExpectMap(child, "a classic-iir child", kKeys)) continue;
     ClassicIirConfig::Child out;
     if (const YamlNode* node = reader.Required(child, "behaviour", "classic-iir child")) {
-      auto name = reader.Identifier(*node, "behaviour");
-      if (name && !HasBehaviour(database, *name)) {
-        reader.Error(*node, "classic-iir behaviour '" + spec.name + "' names unknown child behaviour '" + *name + "'" +
-                                DidYouMean(*name, BehaviourNames(database)));
-      } else if (name) {
-        const YamlNode* parent = nullptr;
-        for (const BehaviourSpec& b : database.behaviours) {
-          if (b.name == *name) parent = b.yaml.Find("interrupt_parent");
-        }
-        if (!parent || parent->text != spec.name) {
-          reader.Error(*node, "child behaviour '" + *name + "' of classic-iir behaviour '" + spec.name +
-                                  "' must name it as its parent: `interrupt_parent: " + spec.name + "`");
-        }
+      if (auto name = reader.Identifier(*node, "behaviour")) {
+        CheckChildNamesParent(spec, *node, *name, What(spec), database, reader);
         out.name = *name;
       }
     }
@@ -90,15 +66,7 @@ std::unique_ptr<BehaviourConfig> CheckClassicIirConfig(const BehaviourSpec& spec
     }
   }
   if (const YamlNode* parent = spec.yaml.Find("interrupt_parent")) {
-    auto name = reader.Identifier(*parent, "interrupt_parent");
-    if (!name) return nullptr;
-    config->parent = *name;
-    if (*name == spec.name) {
-      reader.Error(*parent, "classic-iir behaviour '" + spec.name + "' names itself as its interrupt parent");
-    } else if (!HasBehaviour(database, *name)) {
-      reader.Error(*parent, "classic-iir behaviour '" + spec.name + "' names unknown interrupt parent '" + *name +
-                                "'" + DidYouMean(*name, BehaviourNames(database)));
-    }
+    if (auto name = ResolveInterruptParent(spec, *parent, What(spec), database, reader)) config->parent = *name;
   }
   if (const YamlNode* children = spec.yaml.Find("children")) CheckChildren(spec, *children, database, reader, *config);
   return config;

@@ -129,8 +129,6 @@ class Gen11Check {
   void CheckChildren(const YamlNode& children) {
     static constexpr std::array<std::string_view, 2> kKeys{"behaviour", "master_bit"};
     if (!reader_.ExpectSequence(children, "gen11-interrupts children")) return;
-    std::vector<std::string_view> names;
-    for (const BehaviourSpec& b : database_.behaviours) names.push_back(b.name);
     for (const YamlNode& child : children.children) {
       if (!reader_.ExpectMap(child, "a gen11-interrupts child", kKeys)) continue;
       Gen11InterruptsConfig::Child& out = config_->children.emplace_back();
@@ -139,19 +137,7 @@ class Gen11Check {
         if (auto name = reader_.Identifier(*node, "behaviour")) {
           label = "child '" + *name + "'";
           out.name = *name;
-          const BehaviourSpec* found = nullptr;
-          for (const BehaviourSpec& b : database_.behaviours) {
-            if (b.name == *name) found = &b;
-          }
-          if (!found) {
-            reader_.Error(*node, What() + " names unknown child behaviour '" + *name + "'" + DidYouMean(*name, names));
-          } else {
-            const YamlNode* parent = found->yaml.Find("interrupt_parent");
-            if (!parent || parent->text != spec_.name) {
-              reader_.Error(*node, "child behaviour '" + *name + "' of " + What() +
-                                       " must name it as its parent: `interrupt_parent: " + spec_.name + "`");
-            }
-          }
+          CheckChildNamesParent(spec_, *node, *name, What(), database_, reader_);
         }
       }
       if (const YamlNode* bit = reader_.Required(child, "master_bit", "gen11-interrupts child")) {

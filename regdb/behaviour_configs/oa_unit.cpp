@@ -386,17 +386,9 @@ class OaUnitCheck {
   }
 
   void CheckParent(const YamlNode& node) {
-    auto name = reader_.Identifier(node, "interrupt_parent");
-    if (!name) return;
-    std::vector<std::string_view> names;
-    for (const BehaviourSpec& b : database_.behaviours) {
-      if (b.name == *name && &b != &spec_) {
-        config_->interrupt_parent = *name;
-        return;
-      }
-      names.push_back(b.name);
+    if (auto parent = ResolveInterruptParent(spec_, node, What(), database_, reader_)) {
+      config_->interrupt_parent = *parent;
     }
-    reader_.Error(node, What() + " names unknown interrupt parent '" + *name + "'" + DidYouMean(*name, names));
   }
 
   const BehaviourSpec& spec_;
