@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "regdb/oa_timestamp.hpp"
+
 namespace regemu::emulator {
 namespace {
 
@@ -90,20 +92,10 @@ void OaWorkload::SetCounting(uint64_t now_ns, bool counting) {
   Rebuild();
 }
 
-uint64_t OaWorkload::TimestampAt(uint64_t t_ns) const {
-  return MulDiv(t_ns, config_->timestamp_hz, 1'000'000'000);
-}
+uint64_t OaWorkload::TimestampAt(uint64_t t_ns) const { return regdb::TimestampTicksAt(t_ns, config_->timestamp_hz); }
 
 uint64_t OaWorkload::TimeOfTimestamp(uint64_t ticks) const {
-  // ceil(ticks x 1e9 / hz): the first ns whose timestamp reaches `ticks`.
-  uint64_t product;
-  if (!__builtin_mul_overflow(ticks, uint64_t{1'000'000'000}, &product) &&
-      product <= ~uint64_t{0} - config_->timestamp_hz) {
-    return (product + config_->timestamp_hz - 1) / config_->timestamp_hz;
-  }
-  u128 scaled = static_cast<u128>(ticks) * 1'000'000'000;
-  u128 t = (scaled + config_->timestamp_hz - 1) / config_->timestamp_hz;
-  return t > ~uint64_t{0} ? ~uint64_t{0} : static_cast<uint64_t>(t);
+  return regdb::NsAtTimestampTick(ticks, config_->timestamp_hz);
 }
 
 void OaWorkload::SampleAt(uint64_t t_ns, OaSample& out) const {

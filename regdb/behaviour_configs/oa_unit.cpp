@@ -14,6 +14,7 @@
 #include "regdb/behaviour_kinds.hpp"
 #include "regdb/names.hpp"
 #include "regdb/numbers.hpp"
+#include "regdb/oa_timestamp.hpp"
 #include "regdb/spelling.hpp"
 
 namespace regemu::regdb {
@@ -78,7 +79,7 @@ class OaUnitCheck {
     }
     CheckMemory();
     if (const YamlNode* node = reader_.Required(spec_.yaml, "timestamp_frequency", What())) {
-      config_->timestamp_hz = reader_.Unsigned(*node, "timestamp_frequency (Hz)", 1'000, 10'000'000'000).value_or(1);
+      config_->timestamp_hz = reader_.Unsigned(*node, "timestamp_frequency (Hz)", 1'000, kMaxTimestampHz).value_or(1);
     }
     if (const YamlNode* node = reader_.Required(spec_.yaml, "gpu_mhz", What())) {
       config_->gpu_mhz = reader_.Unsigned(*node, "gpu_mhz", 1, 10'000).value_or(1);

@@ -20,7 +20,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/tools/i915_perf_reader.hpp"
-#include "tools/regemu/oa_timestamp.hpp"
+#include "regdb/oa_timestamp.hpp"
 
 namespace regemu::tools {
 namespace {
@@ -28,6 +28,10 @@ namespace {
 namespace fs = std::filesystem;
 using regemu::testing::ReaderRun;
 using ::testing::HasSubstr;
+using regdb::kMaxTimestampHz;
+using regdb::kNsPerSecond;
+using regdb::NsAtTimestampTick;
+using regdb::TimestampTicksAt;
 using ::testing::Not;
 
 constexpr const char* kCounters = "GpuTime,AvgGpuCoreFrequency,GpuBusy,EuActive,EuStall";

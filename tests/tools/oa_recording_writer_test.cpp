@@ -13,13 +13,15 @@
 #include <gtest/gtest.h>
 
 #include "tests/tools/oa_synthetic_reports.hpp"
-#include "tools/regemu/oa_timestamp.hpp"
+#include "regdb/oa_timestamp.hpp"
 
 namespace regemu::tools {
 namespace {
 
 using emulator::UnitRecord;
 using emulator::UnitRecordKind;
+using regdb::NsAtTimestampTick;
+using regdb::TimestampTicksAt;
 using regemu::testing::HswOaUnit;
 using regemu::testing::IclOaUnit;
 using regemu::testing::OaLoad;

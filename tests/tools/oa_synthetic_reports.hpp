@@ -13,7 +13,7 @@
 
 #include "emulator/unit_record.hpp"
 #include "regdb/behaviour_configs/oa_unit.hpp"
-#include "tools/regemu/oa_timestamp.hpp"
+#include "regdb/oa_timestamp.hpp"
 
 namespace regemu::testing {
 
@@ -95,7 +95,7 @@ class SyntheticOaStream {
   }
 
   // The virtual time of the last report: the first ns its timestamp reads.
-  uint64_t time_ns() const { return tools::NsAtTimestampTick(ticks_, unit_.timestamp_hz); }
+  uint64_t time_ns() const { return regdb::NsAtTimestampTick(ticks_, unit_.timestamp_hz); }
   uint64_t ticks() const { return ticks_; }
 
   static emulator::UnitRecord Record(const std::vector<uint8_t>& report, uint64_t time_ns) {

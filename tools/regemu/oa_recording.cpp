@@ -6,7 +6,7 @@
 
 #include "regdb/numbers.hpp"
 #include "tools/regemu/oa_metric_sets.hpp"
-#include "tools/regemu/oa_timestamp.hpp"
+#include "regdb/oa_timestamp.hpp"
 
 namespace regemu::tools {
 namespace {
@@ -14,6 +14,10 @@ namespace {
 namespace rec = oa_recording;
 using emulator::UnitRecord;
 using emulator::UnitRecordKind;
+using regdb::kMaxTimestampHz;
+using regdb::kNsPerSecond;
+using regdb::NsAtTimestampTick;
+using regdb::TimestampTicksAt;
 
 // i915 reports the GT's RPn..RP0 here; the reader only feeds them to max
 // equations it never prints. 300 MHz..1.2 GHz covers HSW GT2 and ICL.

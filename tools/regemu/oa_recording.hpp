@@ -8,7 +8,7 @@
 // record, one at each whole virtual second the reports reach, and a last
 // one strictly after the last report (the reader aborts without it). A
 // correlation pairs virtual time in ns (the "CPU" clock) with the OA
-// timestamp ticks at that time (oa_timestamp.hpp).
+// timestamp ticks at that time (regdb/oa_timestamp.hpp).
 //
 // A report's time is the one its timestamp dword names: its low 32 bits,
 // and the high bits of the unit's clock at the record's time. A record may

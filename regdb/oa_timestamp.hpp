@@ -1,12 +1,14 @@
 #pragma once
 // The OA timestamp clock on the virtual clock: the unit's timestamp counter
 // reads floor(time_ns * timestamp_hz / 10^9) ticks (its report dword 1 is
-// the low 32 bits of that). Exact, and free of overflow for timestamp_hz up
+// the low 32 bits of that). One definition for the emulated unit
+// (emulator/behaviours/oa_workload.cpp) and the recordings exported from it
+// (tools/regemu/oa_recording.cpp), which must agree to the tick. Exact, and free of overflow for timestamp_hz up
 // to kMaxTimestampHz and virtual times up to 50 years.
 
 #include <cstdint>
 
-namespace regemu::tools {
+namespace regemu::regdb {
 
 inline constexpr uint64_t kNsPerSecond = 1'000'000'000;
 inline constexpr uint64_t kMaxTimestampHz = 10'000'000'000;  // keeps the products below under 2^64
@@ -22,4 +24,4 @@ constexpr uint64_t NsAtTimestampTick(uint64_t ticks, uint64_t timestamp_hz) {
   return ticks / timestamp_hz * kNsPerSecond + (rest + timestamp_hz - 1) / timestamp_hz;
 }
 
-}  // namespace regemu::tools
+}  // namespace regemu::regdb
