@@ -84,6 +84,8 @@ class OaUnitBehaviour : public Behaviour {
     seq_ = head_seq_ = buffer_seq_ = tail_seq_ = 0;
     buffer_programmed_ = overflowing_ = geometry_reported_ = order_broken_ = false;
     samples_ = {};
+    current_ = 0;
+    have_previous_ = false;  // the first report after reset has nothing to compare with
     Reschedule(context);
   }
 
