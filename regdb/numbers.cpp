@@ -124,4 +124,38 @@ std::string HexPadded(uint64_t value, unsigned width) {
   return "0x" + hex;
 }
 
+std::variant<uint64_t, NumberError> ParseDecimalMicros(std::string_view text) {
+  constexpr uint64_t kMax = ~uint64_t{0} / 1'000'000;
+  if (text.empty()) return NumberError{"expected a decimal number, got nothing"};
+  size_t dot = text.find('.');
+  std::string_view whole = text.substr(0, dot);
+  std::string_view fraction = dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1);
+  auto bad = [&] { return NumberError{"'" + std::string(text) + "' is not a decimal number such as 0.25 or 4"}; };
+  if (whole.empty() || (dot != std::string_view::npos && fraction.empty())) return bad();
+  uint64_t value = 0;
+  for (char c : whole) {
+    if (c < '0' || c > '9') return bad();
+    value = value * 10 + static_cast<uint64_t>(c - '0');
+    if (value > kMax) return NumberError{"'" + std::string(text) + "' is too large"};
+  }
+  if (fraction.size() > 6) return NumberError{"'" + std::string(text) + "' has more than six decimals"};
+  uint64_t micros = 0;
+  for (size_t i = 0; i < 6; ++i) {
+    char c = i < fraction.size() ? fraction[i] : '0';
+    if (c < '0' || c > '9') return bad();
+    micros = micros * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return value * 1'000'000 + micros;
+}
+
+std::string FormatMicros(uint64_t micros) {
+  std::string text = std::to_string(micros / 1'000'000);
+  uint64_t fraction = micros % 1'000'000;
+  if (fraction == 0) return text;
+  std::string digits = std::to_string(fraction);
+  digits.insert(0, 6 - digits.size(), '0');
+  while (digits.back() == '0') digits.pop_back();
+  return text + "." + digits;
+}
+
 }  // namespace regemu::regdb

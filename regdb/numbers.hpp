@@ -29,6 +29,13 @@ std::variant<BitRange, NumberError> ParseBitRange(std::string_view text);
 // "500ns", "2us", "1ms", "3s": a duration in nanoseconds of virtual time.
 std::variant<uint64_t, NumberError> ParseDurationNs(std::string_view text);
 
+// A non-negative decimal with at most six fraction digits ("0.25", "4",
+// "1.5") in millionths: 250000, 4000000, 1500000. Workload rates and scales
+// are exact in this unit, so the same script always gives the same counts.
+std::variant<uint64_t, NumberError> ParseDecimalMicros(std::string_view text);
+// Millionths back as the shortest decimal: 250000 is "0.25".
+std::string FormatMicros(uint64_t micros);
+
 // "0x1f" style rendering used by every message.
 std::string Hex(uint64_t value);
 // Zero-padded to `width` bits, as traces and scripts spell values:

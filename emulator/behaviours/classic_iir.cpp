@@ -47,6 +47,19 @@ class ClassicIirBehaviour : public Behaviour {
     Update(context);
   }
 
+  // A child's output is the live level of its ISR bit: a rising edge
+  // latches like an injected event.
+  void OnChildInterrupt(BehaviourContext& context, std::string_view child, bool asserted) override {
+    for (const ClassicIirConfig::Child& c : config_->children) {
+      if (c.name != child) continue;
+      uint64_t mask = uint64_t{1} << c.bit;
+      uint64_t isr = context.Peek(config_->isr);
+      context.Poke(config_->isr, asserted ? isr | mask : isr & ~mask);
+      if (asserted && (isr & mask) == 0) Latch(context, mask);
+    }
+    Update(context);
+  }
+
   InjectResult Inject(BehaviourContext& context, std::string_view verb, std::span<const std::string> args,
                       std::string& error) override {
     if (verb != *name_) return InjectResult::kNotMine;

@@ -27,12 +27,45 @@ bool HasBehaviour(const Database& database, std::string_view name) {
   return false;
 }
 
+// `children: [{behaviour: NAME, bit: N}]`: NAME's interrupt output is the
+// live source of ISR bit N (NAME must name this behaviour as its parent).
+void CheckChildren(const BehaviourSpec& spec, const YamlNode& children, const Database& database,
+                   SchemaReader& reader, ClassicIirConfig& config) {
+  static constexpr std::array<std::string_view, 2> kKeys{"behaviour", "bit"};
+  if (!reader.ExpectSequence(children, "classic-iir children")) return;
+  for (const YamlNode& child : children.children) {
+    if (!reader.ExpectMap(child, "a classic-iir child", kKeys)) continue;
+    ClassicIirConfig::Child out;
+    if (const YamlNode* node = reader.Required(child, "behaviour", "classic-iir child")) {
+      auto name = reader.Identifier(*node, "behaviour");
+      if (name && !HasBehaviour(database, *name)) {
+        reader.Error(*node, "classic-iir behaviour '" + spec.name + "' names unknown child behaviour '" + *name + "'" +
+                                DidYouMean(*name, BehaviourNames(database)));
+      } else if (name) {
+        const YamlNode* parent = nullptr;
+        for (const BehaviourSpec& b : database.behaviours) {
+          if (b.name == *name) parent = b.yaml.Find("interrupt_parent");
+        }
+        if (!parent || parent->text != spec.name) {
+          reader.Error(*node, "child behaviour '" + *name + "' of classic-iir behaviour '" + spec.name +
+                                  "' must name it as its parent: `interrupt_parent: " + spec.name + "`");
+        }
+        out.name = *name;
+      }
+    }
+    if (const YamlNode* node = reader.Required(child, "bit", "classic-iir child")) {
+      out.bit = static_cast<unsigned>(reader.Unsigned(*node, "bit", 0, config.width - 1).value_or(0));
+    }
+    config.children.push_back(std::move(out));
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<BehaviourConfig> CheckClassicIirConfig(const BehaviourSpec& spec, const Database& database,
                                                        SchemaReader& reader) {
-  static constexpr std::array<std::string_view, 7> kKeys{"kind", "name", "isr", "imr", "iir", "ier",
-                                                         "interrupt_parent"};
+  static constexpr std::array<std::string_view, 8> kKeys{"kind", "name", "isr", "imr", "iir", "ier",
+                                                         "interrupt_parent", "children"};
   if (!reader.ExpectMap(spec.yaml, "a classic-iir behaviour", kKeys)) return nullptr;
   auto config = std::make_unique<ClassicIirConfig>();
   static constexpr std::array<std::string_view, 4> kRoles{"isr", "imr", "iir", "ier"};
@@ -67,6 +100,7 @@ std::unique_ptr<BehaviourConfig> CheckClassicIirConfig(const BehaviourSpec& spec
                                 "'" + DidYouMean(*name, BehaviourNames(database)));
     }
   }
+  if (const YamlNode* children = spec.yaml.Find("children")) CheckChildren(spec, *children, database, reader, *config);
   return config;
 }
 

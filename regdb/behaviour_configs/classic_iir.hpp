@@ -3,6 +3,7 @@
 // the behaviour its interrupt output feeds.
 
 #include <string>
+#include <vector>
 
 #include "regdb/behaviour_config.hpp"
 #include "regdb/database.hpp"
@@ -17,6 +18,13 @@ struct ClassicIirConfig : BehaviourConfig {
   RegisterIndex ier = 0;
   unsigned width = 32;
   std::string parent;  // another behaviour of the device; empty: the device's interrupt request
+  // Behaviours whose interrupt output is the live source of one ISR bit
+  // (an OA unit's buffer half-full pulse on Haswell's GTISR bit 9).
+  struct Child {
+    std::string name;
+    unsigned bit = 0;
+  };
+  std::vector<Child> children;
 };
 
 }  // namespace regemu::regdb
