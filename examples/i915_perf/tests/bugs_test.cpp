@@ -24,18 +24,25 @@ using ::testing::ElementsAre;
 using IclBugsTest = IclOaStreamTest;
 using HswBugsTest = HswOaStreamTest;
 
-// OATAILPTR before OABUFFER: the PRM's order for the overflow bit is broken.
+// OATAILPTR right after OAHEADPTR, OABUFFER only then: the PRM's order for
+// the overflow bit is broken, and the device says so at the tail write.
 TEST_F(IclBugsTest, TailBeforeBufferIsAProtocolViolation) {
   auto stream = MakeStream(WithBug(Bug::kTailBeforeBuffer));
   ASSERT_TRUE(stream.Open(IclRenderBasic()));
-  EXPECT_THAT(TakeViolations(), ElementsAre(ViolationIs("protocol", "OABUFFER", "OATAILPTR")));
+  EXPECT_THAT(TakeViolations(),
+              ElementsAre(ViolationIs("protocol", "OATAILPTR",
+                                      "OATAILPTR written after OAHEADPTR with no OABUFFER write between them: the PRM "
+                                      "requires OABUFFER to be programmed after OAHEADPTR and before OATAILPTR")));
 }
 
 // The same on Haswell: OASTATUS1 (tail, size) before OABUFFER.
 TEST_F(HswBugsTest, TailBeforeBufferIsAProtocolViolation) {
   auto stream = MakeStream(WithBug(Bug::kTailBeforeBuffer));
   stream.Open(HswRenderBasic());
-  EXPECT_THAT(TakeViolations(), ElementsAre(ViolationIs("protocol", "OABUFFER", "OASTATUS1")));
+  EXPECT_THAT(TakeViolations(),
+              ElementsAre(ViolationIs("protocol", "OASTATUS1",
+                                      "OASTATUS1 written after OASTATUS2 with no OABUFFER write between them: the PRM "
+                                      "requires OABUFFER to be programmed after OASTATUS2 and before OASTATUS1")));
 }
 
 // The driver reads every 100 ms, 73 reports at a time, and yet the unit
@@ -67,7 +74,7 @@ TEST_F(IclBugsTest, IgnoringTheTailRaceHandsOutAHalfWrittenReport) {
   auto stream = MakeStream(WithBug(Bug::kIgnoreTailRace));
   ASSERT_TRUE(stream.Open(IclRenderBasic()));
   device().Advance(3 * kIclPeriodNs);
-  ASSERT_NO_FATAL_FAILURE(AdvanceToJustAfterNextReport(kIclPeriodNs));
+  ASSERT_NO_FATAL_FAILURE(AdvanceToJustAfterNextReport());
 
   std::vector<std::vector<uint8_t>> samples = Samples(stream.Read());
   ASSERT_EQ(samples.size(), reports_written());

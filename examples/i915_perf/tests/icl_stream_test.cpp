@@ -84,7 +84,7 @@ TEST_F(IclStreamTest, ReadDuringTheTailRaceReturnsNoHalfWrittenReport) {
   auto stream = MakeStream();
   ASSERT_TRUE(stream.Open(IclRenderBasic()));
   device().Advance(3 * kIclPeriodNs);
-  ASSERT_NO_FATAL_FAILURE(AdvanceToJustAfterNextReport(kIclPeriodNs));
+  ASSERT_NO_FATAL_FAILURE(AdvanceToJustAfterNextReport());
   ASSERT_EQ(HardwareTail(), reports_written() * kOaReportSize);
 
   std::vector<std::vector<uint8_t>> samples = Samples(stream.Read());
@@ -93,8 +93,9 @@ TEST_F(IclStreamTest, ReadDuringTheTailRaceReturnsNoHalfWrittenReport) {
     EXPECT_NE(ReportDword(sample, 0), 0u);
     EXPECT_NE(ReportTimestamp(sample), 0u);
   }
-  // Once it has landed and another report followed, both come out.
-  device().Advance(kIclPeriodNs);
+  // Once it has landed and another report followed and landed, both come
+  // out. (The clock is still in step with the triggers.)
+  device().Advance(kIclPeriodNs + kReportLandingNs);
   EXPECT_EQ(Samples(stream.Read()).size(), 2u);
 }
 
@@ -142,11 +143,11 @@ TEST_F(IclStreamTest, ReportLostIsReportedAndCleared) {
   auto stream = MakeStream();
   ASSERT_TRUE(stream.Open(IclRenderBasic()));
   device().Advance(2 * kIclPeriodNs);
-  ASSERT_NO_FATAL_FAILURE(AdvanceToJustAfterNextReport(kIclPeriodNs));
+  ASSERT_NO_FATAL_FAILURE(AdvanceToJustAfterNextReport());
   Inject("ctx-switch", {"7"});
   EXPECT_THAT(device(), FieldIs("OASTATUS.REPORT_LOST", 1));
 
-  device().Advance(2 * kIclPeriodNs);
+  device().Advance(2 * kIclPeriodNs + kReportLandingNs);
   std::vector<OaRecord> records = stream.Read();
   ASSERT_FALSE(records.empty());
   EXPECT_EQ(records.front().type, OaRecordType::kReportLost);

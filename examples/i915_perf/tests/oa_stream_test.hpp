@@ -41,11 +41,11 @@ inline constexpr uint64_t kReportLandingNs = 100;
 
 class OaStreamTest : public fakes::DeviceTest {
  protected:
-  void LoadHsw() { Load("hsw"); }
+  void LoadHsw() { Load("hsw", 12'500'000); }
   // With memory decode on, as the PCI core leaves it before i915 maps BAR0,
   // and the force-wake rules watching every OA access.
   void LoadIcl() {
-    Load("icl");
+    Load("icl", 12'000'000);
     bus("config").Write16(i915_mini::pci::kCommand, i915_mini::pci::kCommandMemory | i915_mini::pci::kCommandMaster);
     EnableRule(fakes::NoAccessWithoutForcewake("render"));
     EnableRule(fakes::NoAccessWithoutForcewake("gt"));
@@ -69,41 +69,51 @@ class OaStreamTest : public fakes::DeviceTest {
     Inject("oa-load", {"gpu-busy", "0.5", "eu-active", "0.25"});
   }
 
-  // Reports the OA unit has written into its buffer so far, and when the
-  // last one was triggered.
-  uint64_t reports_written() const { return *reports_written_; }
-  uint64_t last_report_ns() const { return *last_report_ns_; }
+  // Reports the OA unit has written into its buffer so far, and the
+  // timestamp (dword 1) of the last one.
+  uint64_t reports_written() const { return watch_->reports; }
+  uint32_t last_report_timestamp() const { return watch_->last_timestamp; }
 
-  // Advances the clock to just after the next report trigger, `period_ns`
-  // after the last one: inside the window in which its dwords 0 and 1 have
-  // not landed.
-  void AdvanceToJustAfterNextReport(uint64_t period_ns) {
+  // Advances the clock to just after the next periodic report's trigger
+  // (the last one's timestamp plus a period): inside the window in which
+  // its dwords 0 and 1 have not landed. The trigger time comes from the
+  // timestamp, not from UnitRecord::time_ns, which is the end of the
+  // Advance that produced the report.
+  void AdvanceToJustAfterNextReport() {
     const uint64_t reports = reports_written();
-    const uint64_t target = last_report_ns() + period_ns - 2 * kReportLandingNs;
-    if (device().now_ns() < target) device().Advance(target - device().now_ns());
+    const uint64_t next_ticks = uint64_t{last_report_timestamp()} + kPeriodTicks;
+    const uint64_t target = next_ticks * 1'000'000'000 / timestamp_hz_ - 2 * kReportLandingNs;
+    ASSERT_LT(device().now_ns(), target);
+    device().Advance(target - device().now_ns());
     for (int step = 0; step < 100 && reports_written() == reports; ++step) device().Advance(5);
-    ASSERT_EQ(reports_written(), reports + 1) << "no report near " << last_report_ns() + period_ns << " ns";
+    ASSERT_EQ(reports_written(), reports + 1) << "no report near timestamp " << next_ticks;
   }
 
   // The raw value of register `name`, by the backdoor.
   uint64_t Peek(std::string_view name) { return device().PeekRegister(*device().model().FindRegister(name)); }
 
  private:
-  void Load(std::string_view database) {
+  // What the OA unit emitted, as DeviceOptions::on_record sees it.
+  struct ReportWatch {
+    uint64_t reports = 0;
+    uint32_t last_timestamp = 0;
+  };
+
+  void Load(std::string_view database, uint64_t timestamp_hz) {
+    timestamp_hz_ = timestamp_hz;
+    *watch_ = {};
     emulator::DeviceOptions options;
-    options.on_record = [written = reports_written_, last = last_report_ns_](const emulator::UnitRecord& record) {
+    options.on_record = [watch = watch_](const emulator::UnitRecord& record) {
       if (record.kind != emulator::UnitRecordKind::kReport) return;
-      ++*written;
-      *last = record.time_ns;
+      ++watch->reports;
+      watch->last_timestamp = ReportTimestamp(record.bytes);
     };
-    *reports_written_ = 0;
-    *last_report_ns_ = 0;
     LoadDevice(fakes::ShippedDatabase(database), std::move(options));
     ggtt_ = std::make_unique<DeviceGgttMemory>(device());
   }
 
-  std::shared_ptr<uint64_t> reports_written_ = std::make_shared<uint64_t>(0);
-  std::shared_ptr<uint64_t> last_report_ns_ = std::make_shared<uint64_t>(0);
+  uint64_t timestamp_hz_ = 0;
+  std::shared_ptr<ReportWatch> watch_ = std::make_shared<ReportWatch>();
   std::unique_ptr<DeviceGgttMemory> ggtt_;
 };
 
