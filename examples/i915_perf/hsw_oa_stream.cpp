@@ -7,8 +7,7 @@ HswOaStream<Io>::HswOaStream(Io& mmio, GgttMemory& memory, i915_mini::Delay dela
     : io_(mmio),
       delay_(std::move(delay)),
       options_(options),
-      buffer_(memory, options.gtt_offset, options.buffer_size,
-              options.bugs.Has(Bug::kAssume128ByteReports) ? kOaReportSize / 2 : kOaReportSize, OaReportRules::kGen7) {}
+      buffer_(memory, options.gtt_offset, options.buffer_size, ReadLoopReportSize(options), OaReportRules::kGen7) {}
 
 template <fakes::MmioBusLike Io>
 void HswOaStream<Io>::Open(const MetricSet& metric_set) {
@@ -58,8 +57,7 @@ void HswOaStream<Io>::OaEnable() {
 
 template <fakes::MmioBusLike Io>
 bool HswOaStream<Io>::OaDisable() {
-  Write32(gen7::kOaControl, 0);
-  return WaitForOaOff(io_, delay_, gen7::kOaControl, gen7::kOaControlEnable);
+  return DisableOa(io_, delay_, gen7::kOaControl, gen7::kOaControlEnable);
 }
 
 template <fakes::MmioBusLike Io>

@@ -9,8 +9,7 @@ IclOaStream<Io>::IclOaStream(Io& mmio, i915_mini::Forcewake& forcewake, GgttMemo
       forcewake_(forcewake),
       delay_(std::move(delay)),
       options_(options),
-      buffer_(memory, options.gtt_offset, options.buffer_size,
-              options.bugs.Has(Bug::kAssume128ByteReports) ? kOaReportSize / 2 : kOaReportSize, OaReportRules::kGen8) {}
+      buffer_(memory, options.gtt_offset, options.buffer_size, ReadLoopReportSize(options), OaReportRules::kGen8) {}
 
 template <fakes::MmioBusLike Io>
 bool IclOaStream<Io>::Open(const MetricSet& metric_set) {
@@ -71,8 +70,7 @@ void IclOaStream<Io>::OaEnable() {
 
 template <fakes::MmioBusLike Io>
 bool IclOaStream<Io>::OaDisable() {
-  Write32(gen8::kOaControl, 0);
-  return WaitForOaOff(io_, delay_, gen8::kOaControl, gen8::kOaCounterEnable);
+  return DisableOa(io_, delay_, gen8::kOaControl, gen8::kOaCounterEnable);
 }
 
 template <fakes::MmioBusLike Io>

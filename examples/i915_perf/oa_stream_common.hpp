@@ -38,12 +38,20 @@ void UncoreRmw(Io& io, uint64_t offset, uint32_t clear, uint32_t set) {
   io.Write(offset, 32, (old & ~clear) | set);
 }
 
-// The second half of gen7/gen8_oa_disable: wait for the enable bit at
-// `control` to read 0. False on timeout (i915 logs an error and goes on).
+// gen7/gen8_oa_disable: the control register written 0, then its enable
+// bit polled until it reads 0. False on timeout (i915 logs an error and
+// goes on).
 template <fakes::MmioBusLike Io>
-bool WaitForOaOff(Io& io, const i915_mini::Delay& delay, uint64_t control, uint32_t enable_bit) {
+bool DisableOa(Io& io, const i915_mini::Delay& delay, uint64_t control, uint32_t enable_bit) {
+  io.Write(control, 32, 0);
   return i915_mini::PollUntil(delay, kOaDisableTimeoutNs, kOaDisablePollNs,
                               [&] { return (io.Read(control, 32) & enable_bit) == 0; });
+}
+
+// The report size the read loop steps by: the format's, unless the stream
+// is told to get it wrong.
+inline uint32_t ReadLoopReportSize(const OaStreamOptions& options) {
+  return options.bugs.Has(Bug::kAssume128ByteReports) ? kOaReportSize / 2 : kOaReportSize;
 }
 
 }  // namespace regemu::i915_perf

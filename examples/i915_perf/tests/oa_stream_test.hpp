@@ -39,6 +39,39 @@ inline constexpr uint64_t kIclPeriodNs = 1'365'334;  // 16384 / 12 MHz = 1365333
 // report_write_ns in the shipped databases).
 inline constexpr uint64_t kReportLandingNs = 100;
 
+// The default stream, with one bug.
+inline OaStreamOptions WithBug(Bug bug) {
+  OaStreamOptions options;
+  options.bugs = {bug};
+  return options;
+}
+
+// The reports of the sample records, in order (copies: `records` is
+// often a temporary).
+inline std::vector<std::vector<uint8_t>> Samples(const std::vector<OaRecord>& records) {
+  std::vector<std::vector<uint8_t>> samples;
+  for (const OaRecord& record : records) {
+    if (record.type == OaRecordType::kSample) samples.push_back(record.report);
+  }
+  return samples;
+}
+
+// Each sample after the first is a timer report one period after the one
+// before.
+inline void ExpectTimerReportsOnePeriodApart(const std::vector<std::vector<uint8_t>>& samples) {
+  for (size_t i = 1; i < samples.size(); ++i) {
+    EXPECT_EQ(ReportReason(samples[i]), kReasonTimer) << "sample " << i;
+    EXPECT_EQ(ReportTimestamp(samples[i]) - ReportTimestamp(samples[i - 1]), kPeriodTicks) << "sample " << i;
+  }
+}
+
+// The record types, in order.
+inline std::vector<OaRecordType> Types(const std::vector<OaRecord>& records) {
+  std::vector<OaRecordType> types;
+  for (const OaRecord& record : records) types.push_back(record.type);
+  return types;
+}
+
 class OaStreamTest : public fakes::DeviceTest {
  protected:
   void LoadHsw() { Load("hsw", 12'500'000); }
@@ -87,6 +120,17 @@ class OaStreamTest : public fakes::DeviceTest {
     device().Advance(target - device().now_ns());
     for (int step = 0; step < 100 && reports_written() == reports; ++step) device().Advance(5);
     ASSERT_EQ(reports_written(), reports + 1) << "no report near timestamp " << next_ticks;
+  }
+
+  // A read after a while of sampling: samples only, one for every report
+  // the unit wrote but the newest (which waits for the next to land).
+  template <typename Stream>
+  std::vector<std::vector<uint8_t>> ReadAllButNewest(Stream& stream) {
+    std::vector<OaRecord> records = stream.Read();
+    EXPECT_THAT(Types(records), ::testing::Each(OaRecordType::kSample));
+    std::vector<std::vector<uint8_t>> samples = Samples(records);
+    EXPECT_EQ(samples.size() + 1, reports_written());
+    return samples;
   }
 
   // The raw value of register `name`, by the backdoor.
@@ -145,29 +189,5 @@ class HswOaStreamTest : public OaStreamTest {
     return HswOaStream<fakes::MmioBus>(mmio(), ggtt(), VirtualDelay(), options);
   }
 };
-
-// The default stream, with one bug.
-inline OaStreamOptions WithBug(Bug bug) {
-  OaStreamOptions options;
-  options.bugs = {bug};
-  return options;
-}
-
-// The reports of the sample records, in order (copies: `records` is
-// often a temporary).
-inline std::vector<std::vector<uint8_t>> Samples(const std::vector<OaRecord>& records) {
-  std::vector<std::vector<uint8_t>> samples;
-  for (const OaRecord& record : records) {
-    if (record.type == OaRecordType::kSample) samples.push_back(record.report);
-  }
-  return samples;
-}
-
-// The record types, in order.
-inline std::vector<OaRecordType> Types(const std::vector<OaRecord>& records) {
-  std::vector<OaRecordType> types;
-  for (const OaRecord& record : records) types.push_back(record.type);
-  return types;
-}
 
 }  // namespace regemu::i915_perf
