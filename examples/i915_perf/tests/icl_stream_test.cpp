@@ -169,5 +169,23 @@ TEST_F(IclStreamTest, CloseTurnsOaAndNoaOffAndReleasesForcewake) {
   EXPECT_THAT(TakeBreaches(), IsEmpty());
 }
 
+// A second stream after the first closed programs everything again, and the
+// unit takes it as a fresh programming: nothing of the first leaks out.
+TEST_F(IclStreamTest, ASecondStreamAfterCloseStartsAfresh) {
+  auto first = MakeStream();
+  ASSERT_TRUE(first.Open(IclRenderBasic()));
+  device().Advance(5 * kIclPeriodNs);
+  ASSERT_TRUE(first.Close());
+
+  auto second = MakeStream();
+  ASSERT_TRUE(second.Open(IclRenderBasic()));
+  EXPECT_THAT(device(), FieldIs("OATAILPTR", kGtt));
+  device().Advance(4 * kIclPeriodNs);
+  std::vector<std::vector<uint8_t>> samples = Samples(second.Read());
+  EXPECT_GE(samples.size(), 2u);
+  ExpectTimerReportsOnePeriodApart(samples);
+  EXPECT_TRUE(second.Close());
+}
+
 }  // namespace
 }  // namespace regemu::i915_perf
