@@ -82,8 +82,9 @@ class BehaviourContext {
   void SendMessage(uint64_t address, uint64_t data);
   // Whether `space` answers frontdoor accesses; `why` goes into the violation.
   void SetSpaceAccess(SpaceId space, SpaceAccess access, std::string why);
-  // Hands a record (unit_record.hpp) to DeviceOptions::on_record, if set.
-  void EmitRecord(UnitRecordKind kind, std::span<const uint8_t> bytes = {});
+  // Hands a record (unit_record.hpp) to DeviceOptions::on_record, if set,
+  // stamped `time_ns` (an event inside a clock step happened before now).
+  void EmitRecord(UnitRecordKind kind, uint64_t time_ns, std::span<const uint8_t> bytes = {});
   bool records_wanted() const;
   // Records a violation at `reg` (e.g. a `protocol` rule the driver broke).
   void ReportViolation(ViolationKind kind, RegisterId reg, std::string rule);

@@ -348,9 +348,9 @@ void BehaviourContext::ReadMemory(SpaceId space, uint64_t offset, std::span<uint
 void BehaviourContext::WriteMemory(SpaceId space, uint64_t offset, std::span<const uint8_t> bytes) {
   device_.MemoryAt(space, offset, bytes.size()).Write(offset, bytes);
 }
-void BehaviourContext::EmitRecord(UnitRecordKind kind, std::span<const uint8_t> bytes) {
+void BehaviourContext::EmitRecord(UnitRecordKind kind, uint64_t time_ns, std::span<const uint8_t> bytes) {
   if (!device_.options_.on_record) return;
-  device_.options_.on_record(UnitRecord{model_.behaviours()[self_]->name(), kind, device_.now_ns_, bytes});
+  device_.options_.on_record(UnitRecord{model_.behaviours()[self_]->name(), kind, time_ns, bytes});
 }
 bool BehaviourContext::records_wanted() const { return static_cast<bool>(device_.options_.on_record); }
 bool BehaviourContext::interrupt_requested() const { return device_.irq_request_; }

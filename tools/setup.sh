@@ -12,6 +12,7 @@ packages=(
   libbenchmark-dev      # bench/: performance against a raw baseline
   libcli11-dev          # the regemu command line
   nlohmann-json3-dev    # regemu check --json
+  intel-gpu-tools       # IGT's i915-perf-reader decodes exported recordings in tests
 )
 
 missing=()

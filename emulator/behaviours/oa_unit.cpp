@@ -259,7 +259,7 @@ class OaUnitBehaviour : public Behaviour {
       // "requested to write out the counter values before the previous
       // report request was completed": ignored, counting goes on.
       SetStatus(context, kReportLost);
-      context.EmitRecord(UnitRecordKind::kReportLost);
+      context.EmitRecord(UnitRecordKind::kReportLost, at_ns);
       return;
     }
     if (landing_.active) Land(context);
@@ -269,7 +269,7 @@ class OaUnitBehaviour : public Behaviour {
     if (!Usable(context, g)) return;
     uint64_t taken = (g.tail - g.head) & (g.size - 1);
     if (taken + format->size >= g.size) {
-      NoRoom(context);
+      NoRoom(context, at_ns);
       return;
     }
     overflowing_ = false;
@@ -284,7 +284,7 @@ class OaUnitBehaviour : public Behaviour {
     context.Poke(tail_reg, (context.Peek(tail_reg) & ~kAddressMask) | tail);
     if (timer && taken < g.size / 2 && taken + format->size >= g.size / 2) HalfFull(context);
     CheckCounterOverflow(context);
-    context.EmitRecord(UnitRecordKind::kReport, std::span<const uint8_t>(report.data(), format->size));
+    context.EmitRecord(UnitRecordKind::kReport, at_ns, std::span<const uint8_t>(report.data(), format->size));
   }
 
   // The report at the tail, wrapping at the buffer's end; dwords 0 and 1
@@ -309,7 +309,7 @@ class OaUnitBehaviour : public Behaviour {
     UpdateNextEvent();
   }
 
-  void NoRoom(BehaviourContext& context) {
+  void NoRoom(BehaviourContext& context, uint64_t at_ns) {
     if (haswell() && (context.Peek(config_->registers.buffer) & hsw::kDisableOverrun) != 0) return;  // paused
     if (overflowing_) return;
     overflowing_ = true;
@@ -318,7 +318,7 @@ class OaUnitBehaviour : public Behaviour {
       RegisterId buffer = config_->registers.buffer;
       context.Poke(buffer, context.Peek(buffer) | hsw::kOverrunStatus);
     }
-    context.EmitRecord(UnitRecordKind::kBufferLost);
+    context.EmitRecord(UnitRecordKind::kBufferLost, at_ns);
   }
 
   void HalfFull(BehaviourContext& context) {
@@ -336,10 +336,15 @@ class OaUnitBehaviour : public Behaviour {
       have_previous_ = true;
       return;
     }
+    // Only counters with a source move.
     uint64_t wrapped = 0;
-    for (unsigned i = 0; i < config_->a_count; ++i) wrapped |= (now.a[i] ^ before.a[i]) >> config_->a_width;
-    for (unsigned i = 0; i < config_->b_count; ++i) wrapped |= (now.b[i] ^ before.b[i]) >> 32;
-    for (unsigned i = 0; i < config_->c_count; ++i) wrapped |= (now.c[i] ^ before.c[i]) >> 32;
+    for (const regdb::OaCounterSource& source : config_->sources) {
+      switch (source.bank) {
+        case regdb::OaCounterBank::kA: wrapped |= (now.a[source.index] ^ before.a[source.index]) >> config_->a_width; break;
+        case regdb::OaCounterBank::kB: wrapped |= (now.b[source.index] ^ before.b[source.index]) >> 32; break;
+        case regdb::OaCounterBank::kC: wrapped |= (now.c[source.index] ^ before.c[source.index]) >> 32; break;
+      }
+    }
     if (wrapped != 0) SetStatus(context, kCounterOverflow);
   }
 

@@ -17,6 +17,14 @@ unsigned SlotOf(const regdb::OaUnitConfig& config, regdb::OaCounterBank bank, un
   return 0;
 }
 
+// a x b / d, exact; 64-bit arithmetic while the product fits (the common
+// case: a 128-bit division is a library call, several times slower).
+inline uint64_t MulDiv(uint64_t a, uint64_t b, uint64_t d) {
+  uint64_t product;
+  if (!__builtin_mul_overflow(a, b, &product)) return product / d;
+  return static_cast<uint64_t>(static_cast<u128>(a) * b / d);
+}
+
 }  // namespace
 
 OaWorkload::OaWorkload(const regdb::OaUnitConfig& config)
@@ -39,14 +47,14 @@ void OaWorkload::Reset(uint64_t now_ns) {
 
 uint64_t OaWorkload::ClocksSince(uint64_t t_ns) const {
   // GPU clocks in [segment start, t): MHz x ns / 1000.
-  return static_cast<uint64_t>(static_cast<u128>(t_ns - segment_start_ns_) * mhz_ / 1000);
+  return MulDiv(t_ns - segment_start_ns_, mhz_, 1000);
 }
 
 void OaWorkload::StartSegment(uint64_t now_ns) {
   if (now_ns < segment_start_ns_) now_ns = segment_start_ns_;
   uint64_t clocks = ClocksSince(now_ns);
   for (const Active& active : active_) {
-    bases_[active.slot] += static_cast<uint64_t>(static_cast<u128>(active.micros) * clocks / kMicros);
+    bases_[active.slot] += MulDiv(active.micros, clocks, kMicros);
   }
   segment_ticks_ += clocks;
   segment_start_ns_ = now_ns;
@@ -83,11 +91,16 @@ void OaWorkload::SetCounting(uint64_t now_ns, bool counting) {
 }
 
 uint64_t OaWorkload::TimestampAt(uint64_t t_ns) const {
-  return static_cast<uint64_t>(static_cast<u128>(t_ns) * config_->timestamp_hz / 1'000'000'000);
+  return MulDiv(t_ns, config_->timestamp_hz, 1'000'000'000);
 }
 
 uint64_t OaWorkload::TimeOfTimestamp(uint64_t ticks) const {
   // ceil(ticks x 1e9 / hz): the first ns whose timestamp reaches `ticks`.
+  uint64_t product;
+  if (!__builtin_mul_overflow(ticks, uint64_t{1'000'000'000}, &product) &&
+      product <= ~uint64_t{0} - config_->timestamp_hz) {
+    return (product + config_->timestamp_hz - 1) / config_->timestamp_hz;
+  }
   u128 scaled = static_cast<u128>(ticks) * 1'000'000'000;
   u128 t = (scaled + config_->timestamp_hz - 1) / config_->timestamp_hz;
   return t > ~uint64_t{0} ? ~uint64_t{0} : static_cast<uint64_t>(t);
@@ -103,7 +116,7 @@ void OaWorkload::SampleAt(uint64_t t_ns, OaSample& out) const {
   for (unsigned i = 0; i < b; ++i) out.b[i] = bases_[a + i];
   for (unsigned i = 0; i < config_->c_count; ++i) out.c[i] = bases_[a + b + i];
   for (const Active& active : active_) {
-    uint64_t add = static_cast<uint64_t>(static_cast<u128>(active.micros) * clocks / kMicros);
+    uint64_t add = MulDiv(active.micros, clocks, kMicros);
     unsigned slot = active.slot;
     if (slot < a) {
       out.a[slot] += add;

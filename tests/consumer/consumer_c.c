@@ -11,6 +11,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s\n", err);
     return 1;
   }
+  /* gen7_init_oa_buffer's order, then enable: OASTATUS2, OABUFFER, OASTATUS1. */
+  regemu_write32(dev, "mmio", 0x2368, 0x01000001);
+  regemu_write32(dev, "mmio", 0x23B0, 0x01000000);
+  regemu_write32(dev, "mmio", 0x2364, 0x01000038);
   regemu_write32(dev, "mmio", 0x2360, 1);
   int ok = regemu_read32(dev, "mmio", 0x2360) == 1 && regemu_violation_count(dev) == 0;
   regemu_close(dev);

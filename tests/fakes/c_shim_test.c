@@ -51,6 +51,10 @@ int main(void) {
   char *regs = regemu_iomap(dev, "mmio", 0x10000);
   CHECK(regs != NULL);
   CHECK(regemu_iomap(dev, "gtt", 0x1000) == NULL);
+  /* The OA buffer first (gen7_init_oa_buffer's order): enabling OA with no
+     buffer programmed is a protocol violation. */
+  regemu_write32(dev, "mmio", 0x23B0, 0x01000000u);
+  regemu_write32(dev, "mmio", 0x2364, 0x01000038u);
   oa_enable(regs);
   CHECK((regemu_read32(dev, "mmio", 0x2360) & 1u) == 1u);
   CHECK(readb(regs + 0x2360) == 1u);

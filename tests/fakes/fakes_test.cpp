@@ -36,13 +36,21 @@ class FakesTest : public DeviceTest {
   }
 };
 
+// gen7_init_oa_buffer: OA must not be enabled before its buffer is programmed.
+void ProgramOaBuffer(MmioBus& mmio) {
+  mmio.Write32(kOaStatus2, 0x01000001);
+  mmio.Write32(0x23B0, 0x01000000);  // OABUFFER
+  mmio.Write32(0x2364, 0x01000038);  // OASTATUS1: tail, 16 MiB
+}
+
 TEST_F(FakesTest, FakeBusGoesThroughTheFrontdoor) {
   MmioBus& mmio = bus("mmio");
+  ProgramOaBuffer(mmio);
   mmio.Write32(kOaControl, 0x1);
   EXPECT_EQ(mmio.Read32(kOaControl), 0x1u);
   EXPECT_EQ(mmio.Read8(kOaControl), 0x1u);
   EXPECT_THAT(device(), FieldIs("OACONTROL", 1));
-  EXPECT_EQ(device().access_count(), 3u);
+  EXPECT_EQ(device().access_count(), 6u);
 }
 
 TEST_F(FakesTest, UnknownSpaceIsADocumentedError) {
@@ -63,6 +71,7 @@ TEST_F(FakesTest, MockDelegatesToTheFakeAndChecksOnlyWhatTheTestExpects) {
 
 TEST_F(FakesTest, DriverTemplatesTakeTheBusThroughTheConcept) {
   auto enable = []<MmioBusLike Io>(Io& io) { io.Write(kOaControl, 32, io.Read(kOaControl, 32) | 1); };
+  ProgramOaBuffer(bus("mmio"));
   enable(bus("mmio"));
   EXPECT_THAT(device(), FieldIs("OACONTROL", 1));
 }
@@ -84,7 +93,7 @@ TEST_F(FakesTest, FieldIsExplainsTheActualValueAndBadNames) {
 TEST_F(FakesTest, AccessesInOrderFindsASubsequenceAndSaysWhatIsMissing) {
   MmioBus& mmio = bus("mmio");
   mmio.Write32(kOaControl, 0);
-  mmio.Write32(kOaStatus2, 0x1000001);
+  ProgramOaBuffer(mmio);
   mmio.Read32(kOaStatus2);
   mmio.Write32(kOaControl, 1);
   EXPECT_THAT(device(), AccessesInOrder({WriteOf("OACONTROL", 0), ReadOf("OASTATUS2", 0x1000001),

@@ -210,10 +210,85 @@ TEST_F(RegemuRunCli, HelpNamesTheOptionsAndTheTraceDefault) {
   RunResult help = Run("run --help");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_THAT(help.out, AllOf(HasSubstr("--lenient"), HasSubstr("--trace-capacity"), HasSubstr("65536"),
-                              HasSubstr("--access-cost"), HasSubstr("SCRIPT")));
+                              HasSubstr("--access-cost"), HasSubstr("--oa-recording"),
+                              HasSubstr("--oa-metric-set"), HasSubstr("SCRIPT")));
   EXPECT_THAT(Run("--help").out, AllOf(HasSubstr("check"), HasSubstr("run")));
   // `check` keeps working next to `run`.
   EXPECT_EQ(Run("check yaml/hsw").exit_code, 0);
+}
+
+// ---------------------------------------------------------- --oa-recording
+// (a recording itself: tests/tools/oa_recording_*_test.cpp)
+
+TEST_F(RegemuRunCli, OaRecordingNeedsADatabaseWithAnOaUnit) {
+  fs::path recording = dir_ / "out.i915perf";
+  RunResult r = RunSmall("write32 CTRL 1\n", "--oa-recording '" + recording.string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("regemu run: --oa-recording: the database has no oa-unit behaviour"));
+  EXPECT_THAT(r.out, IsEmpty()) << "nothing ran";
+  EXPECT_FALSE(fs::exists(recording));
+}
+
+TEST_F(RegemuRunCli, OaMetricSetMustBeANameTheReaderCanMatch) {
+  RunResult empty = RunSmall("write32 CTRL 1\n", "--oa-recording x.i915perf --oa-metric-set ''");
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_THAT(empty.err, HasSubstr("regemu run: --oa-metric-set: the metric set name must be printable ASCII of 1 "
+                                   "to 255 bytes"));
+  RunResult alone = RunSmall("write32 CTRL 1\n", "--oa-metric-set RenderBasic");
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_THAT(alone.err, HasSubstr("--oa-metric-set requires --oa-recording"));
+}
+
+TEST_F(RegemuRunCli, OaRecordingThatCannotBeWrittenExitsTwoBeforeTheScriptRuns) {
+  RunResult r = Run("run --oa-recording '" + (dir_ / "no_such_folder" / "oa.i915perf").string() +
+                    "' yaml/icl tests/scripts/icl_oa_recording.script");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("regemu run: --oa-recording: cannot write "));
+  EXPECT_THAT(r.out, IsEmpty());
+}
+
+TEST_F(RegemuRunCli, OaRecordingWithoutAReportIsAnErrorAndLeavesNoFile) {
+  fs::path recording = dir_ / "oa.i915perf";
+  RunResult r = Run("run --oa-recording '" + recording.string() + "' yaml/icl tests/scripts/icl_forcewake_get_put.script");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.out, HasSubstr("PASS tests/scripts/icl_forcewake_get_put.script")) << "the script's own report stays";
+  EXPECT_THAT(r.err, HasSubstr(recording.string() + ": the OA unit wrote no report into its buffer"));
+  EXPECT_FALSE(fs::exists(recording)) << "i915-perf-reader would crash on it";
+}
+
+// i915-perf-reader reads each sample as 256 bytes, whatever its record says.
+TEST_F(RegemuRunCli, OaRecordingOfA64ByteFormatIsAnError) {
+  fs::path script = Write("a12.script", R"(write16 PCICMD 0x0006
+write32 FORCEWAKE_RENDER_GEN9 0x00010001
+write32 FORCEWAKE_GT_GEN9 0x00010001
+poll32 FORCEWAKE_ACK_RENDER_GEN9 0x1 mask 0x1 timeout 50ms
+poll32 FORCEWAKE_ACK_GT_GEN9 0x1 mask 0x1 timeout 50ms
+write32 OACTXCONTROL 0x00000037
+write32 OASTATUS 0x00000000
+write32 OAHEADPTR 0x01000000
+write32 OABUFFER_UDW 0x00000000
+write32 OABUFFER 0x01000039
+write32 OATAILPTR 0x01000000
+write32 OACONTROL 0x00000001
+step 3ms
+)");
+  fs::path recording = dir_ / "oa.i915perf";
+  RunResult r = Run("run --oa-recording '" + recording.string() + "' yaml/icl '" + script.string() + "'");
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_THAT(r.err, HasSubstr("the OA unit wrote a 64-byte report (format A12, C4_B8) at "));
+  EXPECT_THAT(r.err, HasSubstr("i915-perf-reader decodes only 256-byte reports (format A32u40_A4u32_B8_C8)"));
+  EXPECT_FALSE(fs::exists(recording));
+}
+
+TEST_F(RegemuRunCli, OaRecordingOfAMetricSetWithoutAKnownUuidSaysWhatTheReaderWillDo) {
+  fs::path recording = dir_ / "oa.i915perf";
+  RunResult r = Run("run --oa-recording '" + recording.string() +
+                    "' --oa-metric-set MemoryReads yaml/icl tests/scripts/icl_oa_recording.script");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("note: regemu knows no uuid of metric set 'MemoryReads' on device 0x8a52: "
+                               "i915-perf-reader will warn of a different HW configuration"));
+  EXPECT_THAT(r.out, HasSubstr("oa-recording: " + recording.string() + ": 43 report(s)"));
+  EXPECT_TRUE(fs::exists(recording));
 }
 
 }  // namespace

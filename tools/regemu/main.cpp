@@ -32,6 +32,13 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 1 << 22));
   run_cmd->add_option("--access-cost", run.access_cost,
                       "Virtual time each frontdoor access takes, e.g. 10ns (default 0ns)");
+  CLI::Option* oa_recording =
+      run_cmd->add_option("--oa-recording", run.oa_recording,
+                          "Write the OA unit's reports as an i915-perf recording (IGT's i915-perf-reader reads it)");
+  run_cmd
+      ->add_option("--oa-metric-set", run.oa_metric_set,
+                   "The recording's metric set, as i915-perf-reader names it (default RenderBasic)")
+      ->needs(oa_recording);
 
   regemu::tools::HeaderOptions header;
   CLI::App* header_cmd =

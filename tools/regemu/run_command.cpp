@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <ostream>
 #include <utility>
 #include <variant>
@@ -14,6 +15,7 @@
 #include "emulator/trace.hpp"
 #include "regdb/loader.hpp"
 #include "regdb/numbers.hpp"
+#include "tools/regemu/oa_recording_session.hpp"
 
 namespace regemu::tools {
 namespace {
@@ -119,6 +121,12 @@ int RunRunCommand(const RunCommandOptions& options, std::ostream& out, std::ostr
     err << "regemu run: --access-cost: " << error->message << "\n";
     return 2;
   }
+  if (!options.oa_recording.empty()) {
+    if (auto problem = CheckMetricSetName(options.oa_metric_set)) {
+      err << "regemu run: --oa-metric-set: " << *problem << "\n";
+      return 2;
+    }
+  }
   std::error_code ec;
   if (!std::filesystem::exists(options.database, ec)) {
     err << "regemu run: no such file or folder: " << options.database << "\n";
@@ -149,6 +157,14 @@ int RunRunCommand(const RunCommandOptions& options, std::ostream& out, std::ostr
   emulator::DeviceOptions device_options;
   device_options.trace_capacity = options.trace_capacity;
   device_options.access_cost_ns = std::get<uint64_t>(access_cost);
+  std::unique_ptr<OaRecordingSession> recording;
+  if (!options.oa_recording.empty()) {
+    OaRecordingOptions recording_options;
+    recording_options.metric_set = options.oa_metric_set;
+    recording = OaRecordingSession::Start(loaded.database, options.oa_recording, recording_options, err);
+    if (!recording) return 2;
+    device_options.on_record = recording->Observer();
+  }
   emulator::Device device(compiled.model, device_options);
   emulator::RunOptions run_options;
   run_options.policy = options.lenient ? emulator::ViolationPolicy::Lenient() : emulator::ViolationPolicy::Strict();
@@ -158,9 +174,12 @@ int RunRunCommand(const RunCommandOptions& options, std::ostream& out, std::ostr
   out << "\n";
   if (result.error) {
     err << FormatScriptFailure(script, *result.error);
+    // What the unit reported before the error is still worth reading.
+    if (recording) recording->Finish(out, err);
     return 2;
   }
   PrintReport(out, script, device, result, options.lenient);
+  if (recording && !recording->Finish(out, err)) return 2;
   return result.passed() ? 0 : 1;
 }
 

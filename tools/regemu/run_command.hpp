@@ -1,8 +1,10 @@
 #pragma once
-// `regemu run [--lenient] [--trace-capacity N] [--access-cost DURATION] DB SCRIPT`:
-// load and check a database, run a script against a fresh device, print the
-// trace (as script lines that replay it), what the script read, failed
-// expectations, violations and a summary.
+// `regemu run [--lenient] [--trace-capacity N] [--access-cost DURATION]
+// [--oa-recording FILE [--oa-metric-set NAME]] DB SCRIPT`: load and check a
+// database, run a script against a fresh device, print the trace (as script
+// lines that replay it), what the script read, failed expectations,
+// violations and a summary; optionally export the OA unit's reports as an
+// i915-perf recording (oa_recording.hpp).
 
 #include <cstddef>
 #include <iosfwd>
@@ -18,11 +20,13 @@ struct RunCommandOptions {
   // dropped (and the drop is announced) past it.
   size_t trace_capacity = 65536;
   std::string access_cost = "0ns";  // virtual time each frontdoor access takes
+  std::string oa_recording;           // the recording to write; empty: none
+  std::string oa_metric_set = "RenderBasic";
 };
 
 // Exit status: 0 when every expectation held (and, unless lenient, no
 // violation went unannounced), 1 when one did not, 2 on a usage error, a
-// database error or a script error.
+// database error, a script error or a recording that could not be written.
 int RunRunCommand(const RunCommandOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace regemu::tools
