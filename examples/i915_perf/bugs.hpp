@@ -14,7 +14,8 @@ namespace regemu::i915_perf {
 enum class Bug : uint8_t {
   // The buffer is programmed with the tail register (OATAILPTR, HSW
   // OASTATUS1) before OABUFFER. The PRM wants OABUFFER "before OATAILPTR
-  // and after OAHEADPTR" for the overflow bit to work (`protocol`).
+  // and after OAHEADPTR" for the overflow bit to work (`protocol`, at the
+  // tail write).
   kTailBeforeBuffer,
   // The read loop never writes the head back (OAHEADPTR, HSW OASTATUS2):
   // the unit believes nothing was read, and although the driver keeps up
