@@ -5,7 +5,10 @@
 # register accesses step by step, annotated (PCI probe and MSI, force-wake,
 # Gen11 interrupts installed, two engine interrupts serviced, frequencies
 # through the MCHBAR mirror), then each of its deliberate bugs and the
-# violation regemu reports for it. Then the database checker and a script
+# violation regemu reports for it; then the example OA driver
+# (examples/i915_perf): a short periodic OA stream with an injected
+# workload, the counter deltas its read returned, and its buffer
+# programmed out of order. Then the database checker and a script
 # scenario on Haswell: the OA buffer programming sequence of its seed, the
 # same with a must-be-zero mistake, and the checker catching the seed's
 # OAPERF_A31 erratum.
@@ -32,7 +35,7 @@ expect_exit() {
 }
 
 echo
-echo "== build/default/bin/regemu_example_demo  (examples/i915_mini on yaml/icl; --full shows every access)"
+echo "== build/default/bin/regemu_example_demo  (examples/i915_mini and examples/i915_perf on yaml/icl; --full shows every access)"
 expect_exit 0 build/default/bin/regemu_example_demo
 
 echo

@@ -1,8 +1,9 @@
 // regemu_example_demo: the example driver (examples/i915_mini) on the
 // shipped Ice Lake database, its accesses printed step by step with what
 // each means, then each of its deliberate bugs on a fresh device with the
-// violations regemu reports. Exit 0 when the driver is clean and every bug
-// caused exactly its kind of violation.
+// violations regemu reports; then an OA stream of the example OA driver
+// (examples/i915_perf) and one of its bugs. Exit 0 when the drivers are
+// clean and every bug caused exactly its kind of violation.
 //
 //   regemu_example_demo [--full] [DB]
 #include <cstring>
@@ -13,6 +14,7 @@
 
 #include "examples/demo/buggy_runs.hpp"
 #include "examples/demo/happy_run.hpp"
+#include "examples/demo/oa_stream_run.hpp"
 #include "examples/i915_mini/bugs.hpp"
 #include "fakes/device_test.hpp"
 
@@ -47,8 +49,11 @@ int main(int argc, char** argv) {
   bool bugs_caught = true;
   for (i915_mini::Bug bug : i915_mini::kAllBugs) bugs_caught = demo::RunBuggy(model, bug, std::cout) && bugs_caught;
 
-  bool ok = happy && bugs_caught;
+  bool oa = demo::RunOaStream(model, std::cout);
+
+  bool ok = happy && bugs_caught && oa;
   std::cout << "\n" << (ok ? "demo: OK" : "demo: FAILED") << " (driver clean: " << (happy ? "yes" : "NO")
-            << "; every bug caught as its kind: " << (bugs_caught ? "yes" : "NO") << ")\n";
+            << "; every bug caught as its kind: " << (bugs_caught ? "yes" : "NO")
+            << "; OA stream clean and its bug caught: " << (oa ? "yes" : "NO") << ")\n";
   return ok ? 0 : 1;
 }

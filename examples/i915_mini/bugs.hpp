@@ -4,8 +4,9 @@
 // no bug set is the one that mirrors i915.
 
 #include <cstdint>
-#include <initializer_list>
 #include <string_view>
+
+#include "examples/bug_set.hpp"
 
 namespace regemu::i915_mini {
 
@@ -47,19 +48,6 @@ constexpr std::string_view BugName(Bug bug) {
   return "?";
 }
 
-// A set of bugs; empty by default.
-class Bugs {
- public:
-  constexpr Bugs() = default;
-  constexpr Bugs(std::initializer_list<Bug> bugs) {
-    for (Bug bug : bugs) bits_ |= Bit(bug);
-  }
-  constexpr bool Has(Bug bug) const { return (bits_ & Bit(bug)) != 0; }
-  constexpr bool empty() const { return bits_ == 0; }
-
- private:
-  static constexpr uint32_t Bit(Bug bug) { return uint32_t{1} << static_cast<unsigned>(bug); }
-  uint32_t bits_ = 0;
-};
+using Bugs = examples::BugSet<Bug>;
 
 }  // namespace regemu::i915_mini
