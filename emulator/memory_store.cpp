@@ -10,7 +10,11 @@ const MemoryStore::Page* MemoryStore::FindPage(uint64_t index) const {
 }
 
 MemoryStore::Page& MemoryStore::WritablePage(uint64_t index) {
-  std::shared_ptr<Page>& page = pages_[index];
+  if (last_written_.entry == nullptr || last_written_.index != index) {
+    last_written_.entry = &pages_[index];
+    last_written_.index = index;
+  }
+  std::shared_ptr<Page>& page = *last_written_.entry;
   if (!page) {
     page = std::make_shared<Page>();  // value-initialised: zeroed
   } else if (page.use_count() > 1) {

@@ -28,7 +28,10 @@ class MemoryStore {
   void Read(uint64_t offset, std::span<uint8_t> out) const;
   void Write(uint64_t offset, std::span<const uint8_t> bytes);
   // Every byte reads 0 again.
-  void Clear() { pages_.clear(); }
+  void Clear() {
+    pages_.clear();
+    last_written_ = {};
+  }
   // Pages written so far (memory held: pages() * kPageBytes).
   size_t pages() const { return pages_.size(); }
 
@@ -40,6 +43,22 @@ class MemoryStore {
   Page& WritablePage(uint64_t index);
 
   std::unordered_map<uint64_t, std::shared_ptr<Page>> pages_;
+
+  // The entry of the page written last: a device's writes come in runs on
+  // one page (an OA report is two writes to one), and the hash lookup was
+  // the largest cost of a small write. Map entries stay put when the map
+  // rehashes; a copy of the store starts without one (it is another map).
+  struct LastWritten {
+    uint64_t index = 0;
+    std::shared_ptr<Page>* entry = nullptr;
+    LastWritten() = default;
+    LastWritten(const LastWritten&) {}
+    LastWritten& operator=(const LastWritten&) {
+      entry = nullptr;
+      return *this;
+    }
+  };
+  LastWritten last_written_;
 };
 
 }  // namespace regemu::emulator

@@ -73,7 +73,7 @@ struct Landing {
 
 class OaUnitBehaviour : public Behaviour {
  public:
-  explicit OaUnitBehaviour(const OaUnitConfig& config) : config_(&config), workload_(config) {}
+  explicit OaUnitBehaviour(const OaUnitConfig& config) : config_(&config), workload_(config), stream_(config) {}
 
   std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<OaUnitBehaviour>(*this); }
 
@@ -83,9 +83,7 @@ class OaUnitBehaviour : public Behaviour {
     landing_ = {};
     seq_ = head_seq_ = buffer_seq_ = tail_seq_ = 0;
     buffer_programmed_ = overflowing_ = geometry_reported_ = order_broken_ = false;
-    samples_ = {};
-    current_ = 0;
-    have_previous_ = false;  // the first report after reset has nothing to compare with
+    stream_.Reset();  // the first report after reset has nothing to compare with
     Reschedule(context);
   }
 
@@ -274,23 +272,17 @@ class OaUnitBehaviour : public Behaviour {
       return;
     }
     overflowing_ = false;
-    std::array<uint8_t, 256> report;
-    Compose(*format, at_ns, ReportId(reason), samples_[current_], report);
-    WriteRing(context, g, std::span<const uint8_t>(report.data(), format->size), at_ns);
+    OaReportStream::Report report = stream_.Next(workload_, *format, Header(ReportId(reason)), at_ns);
+    WriteRing(context, g, report.bytes, at_ns);
     uint64_t tail = g.base + ((g.tail - g.base + format->size) & (g.size - 1));
     RegisterId tail_reg = TailRegister();
     context.Poke(tail_reg, (context.Peek(tail_reg) & ~kAddressMask) | tail);
     if (timer && taken < g.size / 2 && taken + format->size >= g.size / 2) HalfFull(context);
-    CheckCounterOverflow(context);
-    context.EmitRecord(UnitRecordKind::kReport, at_ns, std::span<const uint8_t>(report.data(), format->size));
+    if (report.wrapped) SetStatus(context, kCounterOverflow);
+    context.EmitRecord(UnitRecordKind::kReport, at_ns, report.bytes);
   }
 
-  // One report of `format` as the counters stand at `at_ns`; `sample` keeps them.
-  void Compose(const regdb::OaFormat& format, uint64_t at_ns, uint32_t report_id, OaSample& sample,
-               std::span<uint8_t, 256> out) const {
-    workload_.SampleAt(at_ns, sample);
-    ComposeOaReport(format, {report_id, context_id_.value_or(0xFFFFFFFF)}, sample, out.first(format.size));
-  }
+  OaReportHeader Header(uint32_t report_id) const { return {report_id, context_id_.value_or(0xFFFFFFFF)}; }
 
   // The report at the tail, wrapping at the buffer's end; dwords 0 and 1
   // land later when the unit takes time to write.
@@ -331,26 +323,6 @@ class OaUnitBehaviour : public Behaviour {
     if (mask != regdb::kUnresolved && (context.Peek(mask) & gen8::kHalfFullMask) != 0) return;
     context.SetInterrupt(true);  // a pulse: the parent latches the edge
     context.SetInterrupt(false);
-  }
-
-  void CheckCounterOverflow(BehaviourContext& context) {
-    const OaSample& now = samples_[current_];
-    const OaSample& before = samples_[current_ ^ 1];
-    current_ ^= 1;
-    if (!have_previous_) {
-      have_previous_ = true;
-      return;
-    }
-    // Only counters with a source move.
-    uint64_t wrapped = 0;
-    for (const regdb::OaCounterSource& source : config_->sources) {
-      switch (source.bank) {
-        case regdb::OaCounterBank::kA: wrapped |= (now.a[source.index] ^ before.a[source.index]) >> config_->a_width; break;
-        case regdb::OaCounterBank::kB: wrapped |= (now.b[source.index] ^ before.b[source.index]) >> 32; break;
-        case regdb::OaCounterBank::kC: wrapped |= (now.c[source.index] ^ before.c[source.index]) >> 32; break;
-      }
-    }
-    if (wrapped != 0) SetStatus(context, kCounterOverflow);
   }
 
   // ---------------------------------------------------------- protocol
@@ -480,9 +452,9 @@ class OaUnitBehaviour : public Behaviour {
     if (!format) return InjectResult::kDone;  // reported when OA was enabled
     uint64_t space_size = context.model().spaces()[config_->memory].size;
     if (at + format->size > space_size) return usage("address " + regdb::Hex(at) + " is past the space's end");
-    OaSample sample;
     std::array<uint8_t, 256> report;
-    Compose(*format, context.now_ns(), static_cast<uint32_t>(std::get<uint64_t>(id)), sample, report);
+    stream_.Snapshot(workload_, *format, Header(static_cast<uint32_t>(std::get<uint64_t>(id))), context.now_ns(),
+                     report);
     context.WriteMemory(Memory(), at, std::span<const uint8_t>(report.data(), format->size));
     return InjectResult::kDone;
   }
@@ -514,6 +486,7 @@ class OaUnitBehaviour : public Behaviour {
  private:
   const OaUnitConfig* config_;  // owned by the program, which outlives every device of its model
   OaWorkload workload_;
+  OaReportStream stream_;
   std::optional<uint32_t> context_id_;
   Landing landing_;
   uint64_t period_ticks_ = 2;
@@ -526,10 +499,6 @@ class OaUnitBehaviour : public Behaviour {
   bool order_broken_ = false;       // an order violation of this programming was reported
   bool overflowing_ = false;        // in a no-room episode (one BUFFER_LOST record each)
   bool geometry_reported_ = false;  // a bad buffer is reported once per programming
-  // The last two reports' samples, for counter overflow.
-  std::array<OaSample, 2> samples_{};
-  unsigned current_ = 0;
-  bool have_previous_ = false;
 };
 
 class OaUnitProgram : public BehaviourProgram {

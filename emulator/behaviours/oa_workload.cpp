@@ -7,10 +7,11 @@
 namespace regemu::emulator {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;  // products of ns, MHz and millionths
 constexpr uint64_t kMicros = 1'000'000;
 
-unsigned SlotOf(const regdb::OaUnitConfig& config, regdb::OaCounterBank bank, unsigned index) {
+}  // namespace
+
+unsigned OaCounterSlot(const regdb::OaUnitConfig& config, regdb::OaCounterBank bank, unsigned index) {
   switch (bank) {
     case regdb::OaCounterBank::kA: return index;
     case regdb::OaCounterBank::kB: return config.a_count + index;
@@ -18,16 +19,6 @@ unsigned SlotOf(const regdb::OaUnitConfig& config, regdb::OaCounterBank bank, un
   }
   return 0;
 }
-
-// a x b / d, exact; 64-bit arithmetic while the product fits (the common
-// case: a 128-bit division is a library call, several times slower).
-inline uint64_t MulDiv(uint64_t a, uint64_t b, uint64_t d) {
-  uint64_t product;
-  if (!__builtin_mul_overflow(a, b, &product)) return product / d;
-  return static_cast<uint64_t>(static_cast<u128>(a) * b / d);
-}
-
-}  // namespace
 
 OaWorkload::OaWorkload(const regdb::OaUnitConfig& config)
     : config_(&config),
@@ -45,31 +36,28 @@ void OaWorkload::Reset(uint64_t now_ns) {
   segment_start_ns_ = now_ns;
   segment_ticks_ = 0;
   active_.clear();
-}
-
-uint64_t OaWorkload::ClocksSince(uint64_t t_ns) const {
-  // GPU clocks in [segment start, t): MHz x ns / 1000.
-  return MulDiv(t_ns - segment_start_ns_, mhz_, 1000);
+  ++generation_;
 }
 
 void OaWorkload::StartSegment(uint64_t now_ns) {
   if (now_ns < segment_start_ns_) now_ns = segment_start_ns_;
   uint64_t clocks = ClocksSince(now_ns);
   for (const Active& active : active_) {
-    bases_[active.slot] += MulDiv(active.micros, clocks, kMicros);
+    bases_[active.slot] += Events(active.micros, clocks);
   }
   segment_ticks_ += clocks;
   segment_start_ns_ = now_ns;
+  ++generation_;
 }
 
 void OaWorkload::Rebuild() {
   active_.clear();
   if (!counting_) return;
   for (const regdb::OaCounterSource& source : config_->sources) {
-    u128 micros = static_cast<u128>(rates_[source.signal]) * source.scale_micros / kMicros;
+    OaU128 micros = static_cast<OaU128>(rates_[source.signal]) * source.scale_micros / kMicros;
     if (source.per_eu) micros *= config_->eu_count();
     if (micros == 0) continue;
-    active_.push_back({static_cast<uint16_t>(SlotOf(*config_, source.bank, source.index)),
+    active_.push_back({static_cast<uint16_t>(OaCounterSlot(*config_, source.bank, source.index)),
                        static_cast<uint64_t>(micros)});
   }
 }
@@ -99,25 +87,11 @@ uint64_t OaWorkload::TimeOfTimestamp(uint64_t ticks) const {
 }
 
 void OaWorkload::SampleAt(uint64_t t_ns, OaSample& out) const {
-  if (t_ns < segment_start_ns_) t_ns = segment_start_ns_;
-  uint64_t clocks = ClocksSince(t_ns);
-  out.timestamp = TimestampAt(t_ns);
+  uint64_t clocks = SegmentClocksAt(t_ns);
+  out.timestamp = TimestampAt(std::max(t_ns, segment_start_ns_));
   out.gpu_ticks = segment_ticks_ + clocks;
-  const unsigned a = config_->a_count, b = config_->b_count;
-  for (unsigned i = 0; i < a; ++i) out.a[i] = bases_[i];
-  for (unsigned i = 0; i < b; ++i) out.b[i] = bases_[a + i];
-  for (unsigned i = 0; i < config_->c_count; ++i) out.c[i] = bases_[a + b + i];
-  for (const Active& active : active_) {
-    uint64_t add = MulDiv(active.micros, clocks, kMicros);
-    unsigned slot = active.slot;
-    if (slot < a) {
-      out.a[slot] += add;
-    } else if (slot < a + b) {
-      out.b[slot - a] += add;
-    } else {
-      out.c[slot - a - b] += add;
-    }
-  }
+  std::copy(bases_.begin(), bases_.end(), out.counters.begin());
+  for (const Active& active : active_) out.counters[active.slot] += Events(active.micros, clocks);
 }
 
 }  // namespace regemu::emulator

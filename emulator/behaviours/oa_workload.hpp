@@ -6,24 +6,37 @@
 // function of time, base + rate x clocks, so sampling costs the same at
 // any distance and the same script always gives the same counts.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "regdb/behaviour_configs/oa_unit.hpp"
 
 namespace regemu::emulator {
 
-// All counters of a unit at one instant; A, B and C unbounded (the report
-// cuts them to their widths).
+// All counters of a unit at one instant, unbounded (the report cuts them to
+// their widths). Counters are numbered by slot: A0.., then B0.., then C0..
 struct OaSample {
-  static constexpr unsigned kMaxA = 64, kMaxB = 16, kMaxC = 16;
+  static constexpr unsigned kMaxCounters = 96;  // 64 A + 16 B + 16 C, the config check's limits
   uint64_t timestamp = 0;  // timestamp ticks since the device started
   uint64_t gpu_ticks = 0;  // GPU clocks since the device started
-  std::array<uint64_t, kMaxA> a{};
-  std::array<uint64_t, kMaxB> b{};
-  std::array<uint64_t, kMaxC> c{};
+  std::array<uint64_t, kMaxCounters> counters{};
 };
+
+// The slot of counter `index` of `bank`.
+unsigned OaCounterSlot(const regdb::OaUnitConfig& config, regdb::OaCounterBank bank, unsigned index);
+
+__extension__ typedef unsigned __int128 OaU128;  // products of ns, MHz and millionths
+
+// a x b / d, exact; 64-bit arithmetic while the product fits (the common
+// case: a 128-bit division is a library call, several times slower).
+inline uint64_t OaMulDiv(uint64_t a, uint64_t b, uint64_t d) {
+  uint64_t product;
+  if (!__builtin_mul_overflow(a, b, &product)) return product / d;
+  return static_cast<uint64_t>(static_cast<OaU128>(a) * b / d);
+}
 
 class OaWorkload {
  public:
@@ -48,12 +61,25 @@ class OaWorkload {
   // Every counter at `t_ns` (not before the last change).
   void SampleAt(uint64_t t_ns, OaSample& out) const;
 
- private:
-  struct Active {
-    uint16_t slot;        // into values: A, then B, then C
-    uint64_t micros;      // millionths of an event per GPU clock
+  // The segment, for a reader that follows only what moves in it: within
+  // one segment (one `generation`) a counter's value at t is
+  // base(slot) + micros x SegmentClocksAt(t) / 10^6 for the slots in
+  // moving(), and base(slot) for every other slot.
+  struct Moving {
+    uint16_t slot;
+    uint64_t micros;  // millionths of an event per GPU clock
   };
-  uint64_t ClocksSince(uint64_t t_ns) const;
+  uint64_t generation() const { return generation_; }
+  std::span<const Moving> moving() const { return active_; }
+  uint64_t base(unsigned slot) const { return bases_[slot]; }
+  uint64_t SegmentClocksAt(uint64_t t_ns) const { return ClocksSince(std::max(t_ns, segment_start_ns_)); }
+  uint64_t GpuTicksAt(uint64_t t_ns) const { return segment_ticks_ + SegmentClocksAt(t_ns); }
+  static uint64_t Events(uint64_t micros, uint64_t clocks) { return OaMulDiv(micros, clocks, 1'000'000); }
+
+ private:
+  using Active = Moving;
+  // GPU clocks in [segment start, t): MHz x ns / 1000.
+  uint64_t ClocksSince(uint64_t t_ns) const { return OaMulDiv(t_ns - segment_start_ns_, mhz_, 1000); }
   void StartSegment(uint64_t now_ns);  // folds the running segment into the bases
   void Rebuild();                      // the active counters from rates and counting
 
@@ -65,6 +91,7 @@ class OaWorkload {
   uint64_t segment_ticks_ = 0;     // GPU ticks at the segment start
   std::vector<uint64_t> bases_;    // per counter slot, at the segment start
   std::vector<Active> active_;
+  uint64_t generation_ = 0;  // counts segments
 };
 
 }  // namespace regemu::emulator
