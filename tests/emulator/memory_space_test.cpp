@@ -128,6 +128,9 @@ TEST_F(MemorySpaceTest, ResetClearsMemory) {
   device_->Write(ggtt_, 0x8000, 32, 0x11111111);
   device_->Reset();
   EXPECT_EQ(device_->Read(ggtt_, 0x8000, 32), 0u);
+  device_->Write(ggtt_, 0x8004, 32, 0x55555555);  // the page written last before the reset, anew
+  EXPECT_EQ(device_->Read(ggtt_, 0x8000, 32), 0u);
+  EXPECT_EQ(device_->Read(ggtt_, 0x8004, 32), 0x55555555u);
 }
 
 TEST(MemoryStoreTest, AllocatesAPageOnFirstWriteAndSharesItWithCopies) {
