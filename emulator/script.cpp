@@ -402,13 +402,7 @@ class Parser {
   std::string Suggest(std::string_view word, std::span<const std::string_view> candidates) {
     // Past the error limit nobody sees the message: keep hostile input cheap.
     if (word.size() > kMaxSuggestedWord || script_.diagnostics.truncated()) return "";
-    size_t reach = std::max<size_t>(2, word.size() / 3) + 1;
-    std::vector<std::string_view> near;
-    for (std::string_view candidate : candidates) {
-      size_t gap = candidate.size() > word.size() ? candidate.size() - word.size() : word.size() - candidate.size();
-      if (gap < reach) near.push_back(candidate);
-    }
-    return regdb::DidYouMean(word, near);
+    return regdb::DidYouMean(word, candidates);
   }
 
   std::span<const std::string_view> RegisterAndSpaceNames() {

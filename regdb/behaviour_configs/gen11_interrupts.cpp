@@ -223,7 +223,7 @@ class Gen11Check {
         }
       }
       if (const YamlNode* node = engine.Find("mask")) {
-        if (auto half = ResolveHalf(*node, "mask", out.mask.emplace())) {
+        if (auto half = ResolveHalf(*node, "mask", out.mask.emplace(Gen11InterruptsConfig::Half{}))) {
           auto [it, fresh] = masks.emplace(*half, name);
           if (!fresh) {
             reader_.Error(*node, "engines '" + it->second + "' and '" + name + "' share mask '" + *half +

@@ -1,0 +1,39 @@
+#include "tests/fuzz/shipped_devices.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "regdb/loader.hpp"
+
+namespace regemu::fuzz {
+namespace {
+
+std::filesystem::path YamlDir() {
+  if (const char* dir = std::getenv("REGEMU_FUZZ_YAML_DIR")) return dir;
+  return std::filesystem::path(REGEMU_SOURCE_DIR) / "yaml";
+}
+
+}  // namespace
+
+const std::vector<ShippedDevice>& ShippedDevices() {
+  static const std::vector<ShippedDevice> devices = [] {
+    std::vector<ShippedDevice> loaded;
+    for (const char* name : {"hsw", "bdw", "icl"}) {
+      std::filesystem::path path = YamlDir() / name;
+      regdb::LoadedDatabase database = regdb::LoadAndCheck(path);
+      emulator::CompileResult compiled;
+      if (!database.diagnostics.has_errors()) compiled = emulator::Compile(database.database);
+      if (!compiled.model) {
+        std::fprintf(stderr, "fuzz: %s does not load (set REGEMU_FUZZ_YAML_DIR to the yaml/ folder)\n",
+                     path.c_str());
+        std::abort();
+      }
+      loaded.push_back({name, compiled.model});
+    }
+    return loaded;
+  }();
+  return devices;
+}
+
+}  // namespace regemu::fuzz
