@@ -5,7 +5,9 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  clang                 # generated headers are tested with clang as well as g++
+  clang                 # generated headers are tested with clang as well as g++; the fuzz targets
+  libclang-rt-14-dev    # libFuzzer and the sanitizer runtimes for clang (tests/fuzz)
+  zip unzip             # fuzz seed corpora as OSS-Fuzz wants them (.clusterfuzzlite/build.sh)
   libyaml-cpp-dev       # the YAML parser behind regdb's loader
   librange-v3-dev       # range algorithms where they read better than loops
   libgtest-dev libgmock-dev   # unit tests and driver-test mocks

@@ -14,10 +14,10 @@ struct ShippedDevice {
   std::shared_ptr<const emulator::Model> model;
 };
 
-// yaml/hsw, yaml/bdw and yaml/icl, from the source tree the target was
-// built from or, when REGEMU_FUZZ_YAML_DIR is set (ClusterFuzzLite copies
-// the databases next to the targets), from there. Aborts with a message
-// when one does not load: the target would be fuzzing nothing.
+// hsw, bdw and icl from REGEMU_FUZZ_YAML_DIR, or regemu_yaml/ beside the
+// binary (where .clusterfuzzlite/build.sh copies them), or the source
+// tree's yaml/. Aborts with a message when one does not load: the target
+// would be fuzzing nothing.
 const std::vector<ShippedDevice>& ShippedDevices();
 
 }  // namespace regemu::fuzz
