@@ -182,7 +182,12 @@ class OaUnitBehaviour : public Behaviour {
     uint64_t enable = haswell() ? hsw::kTimerEnable : gen8::kTimerEnable;
     unsigned shift = haswell() ? hsw::kExponentShift : gen8::kExponentShift;
     if ((value & enable) == 0) return std::nullopt;
-    return uint64_t{2} << ((value >> shift) & 0x3F);
+    // The period is 2^(exponent+1) ticks. Exponent 63 makes it 2^64, more
+    // ticks than the timestamp ever counts: that timer never fires (and
+    // 2 << 63 would be a period of 0).
+    uint64_t exponent = (value >> shift) & 0x3F;
+    if (exponent >= 63) return std::nullopt;
+    return uint64_t{2} << exponent;
   }
 
   void Reschedule(BehaviourContext& context) {

@@ -86,6 +86,19 @@ TEST_F(OaUnitTest, PeriodicReportsAreSpacedByTheExponentAndCountTheWorkload) {
   EXPECT_THAT(Kinds(*device_), ElementsAre());
 }
 
+// Found by access_fuzz (tests/fuzz/regressions/access_fuzz/oa_timer_exponent_63):
+// the period 2^(exponent+1) ticks overflowed to 0 at exponent 63, and the
+// next trigger was computed by dividing by it.
+TEST_F(OaUnitTest, TheLargestTimerExponentNeverFiresInsteadOfDividingByZero) {
+  for (const char* db : {"bdw", "hsw"}) {
+    Open(db);
+    if (std::string(db) == "bdw") OpenGen8Stream(63); else OpenHswStream(63);
+    device_->Advance(10'000'000);
+    // No report written: the tail (Haswell: OASTATUS1 above its size bits) is where the stream opened it.
+    EXPECT_EQ(Read(std::string(db) == "bdw" ? "OATAILPTR" : "OASTATUS1") & ~uint64_t{0x3F}, kBuffer) << db;
+  }
+}
+
 TEST_F(OaUnitTest, GpuFrequencyChangesTheTickRate) {
   Open("bdw");
   OpenGen8Stream(13);
