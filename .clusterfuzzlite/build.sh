@@ -38,13 +38,12 @@ cp -r "$src/yaml" "$OUT/regemu_yaml"
 for target in "${targets[@]}"; do
   cp "$build/bin/$target" "$OUT/"
   cp "$src/tests/fuzz/$target.dict" "$src/tests/fuzz/$target.options" "$OUT/"
-  # The seeds each target's replay test uses (tests/fuzz/CMakeLists.txt).
+  # What each target's replay test replays (tests/fuzz/CMakeLists.txt).
   seeds=("$src/tests/fuzz/corpus/$target")
   [[ -d $src/tests/fuzz/regressions/$target ]] && seeds+=("$src/tests/fuzz/regressions/$target")
-  case $target in
-    regdb_fuzz) seeds+=("$src/yaml" "$src/tests/data") ;;
-    script_fuzz) seeds+=("$src/tests/scripts") ;;
-  esac
+  if [[ -f $src/tests/fuzz/$target.seeds ]]; then
+    while IFS= read -r seed; do seeds+=("$src/$seed"); done < <(grep -v -e '^#' -e '^$' "$src/tests/fuzz/$target.seeds")
+  fi
   rm -f "$OUT/${target}_seed_corpus.zip"
   # -j: flat names; zip numbers nothing, so make names unique by content.
   staging=$(mktemp -d)

@@ -36,10 +36,7 @@ binary=$PWD/build/fuzz/bin/$target
 options=tests/fuzz/$target.options
 max_len=$(sed -n 's/^max_len *= *//p' "$options")
 seeds=()
-case $target in
-  regdb_fuzz) seeds=(yaml tests/data) ;;
-  script_fuzz) seeds=(tests/scripts) ;;
-esac
+[[ -f tests/fuzz/$target.seeds ]] && mapfile -t seeds < <(grep -v -e '^#' -e '^$' "tests/fuzz/$target.seeds")
 [[ -d tests/fuzz/regressions/$target ]] && seeds+=("tests/fuzz/regressions/$target")
 
 jobs=$(nproc)
