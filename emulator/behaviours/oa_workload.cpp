@@ -42,7 +42,7 @@ void OaWorkload::Reset(uint64_t now_ns) {
 void OaWorkload::StartSegment(uint64_t now_ns) {
   if (now_ns < segment_start_ns_) now_ns = segment_start_ns_;
   uint64_t clocks = ClocksSince(now_ns);
-  for (const Active& active : active_) {
+  for (const Moving& active : active_) {
     bases_[active.slot] += Events(active.micros, clocks);
   }
   segment_ticks_ += clocks;
@@ -91,7 +91,7 @@ void OaWorkload::SampleAt(uint64_t t_ns, OaSample& out) const {
   out.timestamp = TimestampAt(std::max(t_ns, segment_start_ns_));
   out.gpu_ticks = segment_ticks_ + clocks;
   std::copy(bases_.begin(), bases_.end(), out.counters.begin());
-  for (const Active& active : active_) out.counters[active.slot] += Events(active.micros, clocks);
+  for (const Moving& active : active_) out.counters[active.slot] += Events(active.micros, clocks);
 }
 
 }  // namespace regemu::emulator

@@ -77,7 +77,6 @@ class OaWorkload {
   static uint64_t Events(uint64_t micros, uint64_t clocks) { return OaMulDiv(micros, clocks, 1'000'000); }
 
  private:
-  using Active = Moving;
   // GPU clocks in [segment start, t): MHz x ns / 1000.
   uint64_t ClocksSince(uint64_t t_ns) const { return OaMulDiv(t_ns - segment_start_ns_, mhz_, 1000); }
   void StartSegment(uint64_t now_ns);  // folds the running segment into the bases
@@ -90,7 +89,7 @@ class OaWorkload {
   uint64_t segment_start_ns_ = 0;
   uint64_t segment_ticks_ = 0;     // GPU ticks at the segment start
   std::vector<uint64_t> bases_;    // per counter slot, at the segment start
-  std::vector<Active> active_;
+  std::vector<Moving> active_;  // the counters that move in this segment
   uint64_t generation_ = 0;  // counts segments
 };
 
