@@ -44,7 +44,7 @@ ReferenceModel::ReferenceModel(const regdb::Database& database, const emulator::
   // `alias_of` registers are a second name for an address, but the device
   // keeps each one's state apart and decodes the address to one of them:
   // the other's state is reachable only by PeekRegister. Neither is tracked
-  // (see the report of the access_fuzz change: left as the device has it).
+  // (a quirk of the device, not modelled here).
   std::vector<bool> aliased(count, false);
   for (emulator::RegisterId id = 0; id < count; ++id) {
     const regdb::Register& reg = database.registers[id];
