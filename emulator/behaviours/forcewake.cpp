@@ -43,11 +43,10 @@ struct CompiledForcewake {
   std::vector<Offsets> shadowed;  // sorted offsets of the registers written freely
 };
 
-class ForcewakeBehaviour : public Behaviour {
+class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour> {
  public:
   explicit ForcewakeBehaviour(const CompiledForcewake& compiled) : compiled_(&compiled) {}
 
-  std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<ForcewakeBehaviour>(*this); }
 
   void OnReset(BehaviourContext&) override { pending_.clear(); }
 

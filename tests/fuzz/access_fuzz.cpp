@@ -6,6 +6,8 @@
 //   REGEMU_FUZZ_DEVICES=icl      only these databases (comma-separated), for measurements
 //   REGEMU_FUZZ_SCRIPT=FILE      write each input run as a reproducer script to FILE:
 //                                regemu run --lenient yaml/icl FILE fails where the input did
+//   REGEMU_FUZZ_OPS=N            exactly N operations per input, however long
+//                                (tools/fuzz_throughput.sh: 64-operation inputs)
 //
 //   seed corpus: tests/fuzz/corpus/access_fuzz: seed_<database>_<bytes>, random
 //     operations made once by a fixed-seed generator (first byte 0 hsw, 1 bdw,
@@ -60,6 +62,7 @@ std::vector<std::unique_ptr<fuzz::AccessHarness>>& Harnesses() {
       if (!Allowed(shipped.name)) continue;
       made.push_back(std::make_unique<fuzz::AccessHarness>(
           fuzz::HarnessSetup{shipped.name, shipped.yaml_path, shipped.model, shipped.database, BringUp(shipped.name)}));
+      if (const char* ops = std::getenv("REGEMU_FUZZ_OPS")) made.back()->set_operations_per_input(std::strtoull(ops, nullptr, 10));
     }
     if (made.empty()) {
       std::fprintf(stderr, "access_fuzz: REGEMU_FUZZ_DEVICES names none of hsw, bdw, icl\n");

@@ -96,7 +96,9 @@ class AccessHarness::Execution {
     reference_.set_state(h_.pristine_reference_);
     h_.sequence_went_back_ = false;
     if (script_) WriteHeader();
-    for (index_ = 0; index_ < kMaxOps && input_.remaining_bytes() > 0; ++index_) {
+    size_t limit = h_.operations_per_input_ != 0 ? h_.operations_per_input_ : kMaxOps;
+    bool fixed = h_.operations_per_input_ != 0;
+    for (index_ = 0; index_ < limit && (fixed || input_.remaining_bytes() > 0); ++index_) {
       if (!Decode()) continue;
       // A read's line is written when it ran: an `expect` when the model predicts it.
       bool read = op_.kind == OpKind::kReadRegister || op_.kind == OpKind::kRead;
@@ -107,7 +109,7 @@ class AccessHarness::Execution {
         Fail("access_count() is " + std::to_string(device_.access_count()) + " but the trace's last sequence is " +
              std::to_string(h_.last_sequence_));
       }
-      if (!failure_ && (index_ + 1) % kFullCheckEvery == 0) CheckAllTracked("the periodic full check");
+      if (!failure_ && (index_ + 1) % h_.full_check_period_ == 0) CheckAllTracked("the full check after it");
       if (failure_) return failure_;
     }
     if (index_ > 0) --index_;  // the end-of-input check belongs to the last operation
@@ -208,23 +210,23 @@ class AccessHarness::Execution {
         reference_.Reset();
         return;
       case OpKind::kSnapshot:
-        h_.snapshot_ = device_.Snapshot();
-        h_.snapshot_values_.resize(model_.registers().size());
-        for (RegisterId id = 0; id < h_.snapshot_values_.size(); ++id) h_.snapshot_values_[id] = device_.PeekRegister(id);
+        device_.Snapshot(h_.snapshot_);
+        device_.PeekRegisters(h_.snapshot_values_);
         h_.snapshot_reference_ = reference_.state();
         has_snapshot_ = true;
         return;
-      case OpKind::kRestore:
+      case OpKind::kRestore: {
         device_.Restore(h_.snapshot_);
         reference_.set_state(h_.snapshot_reference_);
-        for (RegisterId id = 0; id < h_.snapshot_values_.size(); ++id) {
-          if (uint64_t value = device_.PeekRegister(id); value != h_.snapshot_values_[id]) {
-            Fail("after restore, " + model_.registers()[id].name + " is " + Hex(value) + " but was " +
-                 Hex(h_.snapshot_values_[id]) + " when the snapshot was taken");
-            return;
-          }
+        device_.PeekRegisters(h_.device_values_);
+        auto [now, then] = std::mismatch(h_.device_values_.begin(), h_.device_values_.end(), h_.snapshot_values_.begin());
+        if (now != h_.device_values_.end()) {
+          RegisterId id = static_cast<RegisterId>(now - h_.device_values_.begin());
+          Fail("after restore, " + model_.registers()[id].name + " is " + Hex(*now) + " but was " + Hex(*then) +
+               " when the snapshot was taken");
         }
         return;
+      }
     }
   }
 
@@ -334,15 +336,15 @@ class AccessHarness::Execution {
 
   void CheckAllTracked(const char* which) {
     if (failure_) return;
-    for (RegisterId reg : reference_.tracked()) {
-      if (device_.PeekRegister(reg) == reference_.Value(reg)) continue;
-      Fail(std::string(which) + " (after operation " + std::to_string(index_) + "; the register changed since an " +
-           "earlier operation's check, e.g. by a step, an inject or a write elsewhere): " +
-           model_.registers()[reg].name + " holds " + Hex(device_.PeekRegister(reg)) + ", the model " +
-           Hex(reference_.Value(reg)));
-      ExpectLine(reg);
-      return;
-    }
+    device_.PeekRegisters(h_.device_values_);
+    RegisterId reg = reference_.FirstDisagreement(h_.device_values_);
+    if (reg == emulator::kNoRegister) return;
+    std::string since = h_.full_check_period_ == 1 ? "" : " or an operation since the last full check";
+    Fail(std::string(which) + " (the register changed other than by a whole-register access the model predicts: this " +
+         "operation" + since + " reached it by a step, an inject, a write elsewhere or a behaviour): " +
+         model_.registers()[reg].name + " holds " + Hex(h_.device_values_[reg]) + ", the model " +
+         Hex(reference_.Value(reg)));
+    ExpectLine(reg);
   }
 
   void Fail(std::string message, uint32_t script_line = 0) {
@@ -475,6 +477,10 @@ AccessHarness::AccessHarness(HarnessSetup setup) : setup_(std::move(setup)), ref
   device_->Restore(pristine_);
   for (RegisterId id = 0; id < setup_.model->registers().size(); ++id) registers_.push_back(id);
   if (registers_.empty()) SetupFailed(setup_.name, "the database has no registers");
+  snapshot_values_.resize(registers_.size());
+  device_values_.resize(registers_.size());
+  device_->Snapshot(snapshot_);  // its storage, reused by every snapshot operation
+  full_check_period_ = std::max<size_t>(1, registers_.size() / kFullCheckRegisters);
 }
 
 void AccessHarness::OverridePolicyForTest(emulator::RegisterId reg, uint64_t bits, regdb::Access policy) {

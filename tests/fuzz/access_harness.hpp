@@ -14,6 +14,7 @@
 // input: nothing is compiled per input, and the per-operation path does
 // not allocate unless a reproducer script is being written.
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -53,10 +54,12 @@ class AccessHarness {
   // Virtual time costs real time (an OA unit writes a report every 160 ns at its fastest).
   static constexpr uint64_t kMaxStepNs = 100'000;
   static constexpr uint64_t kMaxInputNs = 10'000'000;
-  // Every tracked register is compared with the model after this many
-  // operations and at the end of the input; in between, only those the
-  // operation touched.
-  static constexpr size_t kFullCheckEvery = 16;
+  // Every tracked register is compared with the model after each operation
+  // (besides the registers the operation touched, checked one by one), in
+  // one pass over the state; on databases with more registers than this,
+  // after every (registers / kFullCheckRegisters)th operation instead, and
+  // always at the end of the input.
+  static constexpr size_t kFullCheckRegisters = 1024;
 
   // Aborts with a message when the bring-up does not run cleanly.
   explicit AccessHarness(HarnessSetup setup);
@@ -71,6 +74,11 @@ class AccessHarness {
   // Runs one input from the pristine state; the first broken invariant, if
   // any. With `script`, writes the input as a reproducer script there.
   std::optional<InvariantFailure> Run(const uint8_t* data, size_t size, std::string* script);
+  // 0 (the default): an input runs operations until its bytes run out, at
+  // most kMaxOps. N: exactly N (at most kMaxOps) whatever its length, an
+  // exhausted input reading as zeros: inputs of one length in operations,
+  // for throughput measurements.
+  void set_operations_per_input(size_t count) { operations_per_input_ = std::min(count, kMaxOps); }
 
  private:
   class Execution;
@@ -83,6 +91,8 @@ class AccessHarness {
   ReferenceModel::State pristine_reference_;
   std::vector<InjectTemplate> injects_;
   std::vector<emulator::RegisterId> registers_;  // every register, for the fuzzer's register choice
+  size_t full_check_period_ = 1;                 // operations
+  size_t operations_per_input_ = 0;
 
   // What the trace observer saw.
   uint64_t last_sequence_ = 0;
@@ -92,6 +102,7 @@ class AccessHarness {
   // Reused across inputs, so that an operation does not allocate.
   emulator::DeviceSnapshot snapshot_;
   std::vector<uint64_t> snapshot_values_;  // every register's value when snapshot_ was taken
+  std::vector<uint64_t> device_values_;    // every register's value, for the full checks
   ReferenceModel::State snapshot_reference_;
   std::vector<std::string> inject_args_;
 };

@@ -16,6 +16,7 @@
 // device.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "emulator/model.hpp"
@@ -42,7 +43,11 @@ class ReferenceModel {
   uint64_t ReadableBits(emulator::RegisterId reg) const;
 
   // The stored value of a tracked register, as the backdoor sees it.
-  uint64_t Value(emulator::RegisterId reg) const { return state_.values[index_[reg]]; }
+  uint64_t Value(emulator::RegisterId reg) const { return state_.values[reg]; }
+  // The first tracked register whose value in `device` (every register's
+  // value by id, Device::PeekRegisters) is not the model's, or kNoRegister:
+  // the whole state compared in one pass, cheap enough for every operation.
+  emulator::RegisterId FirstDisagreement(std::span<const uint64_t> device) const;
   // A frontdoor whole-register read: the value it returns; applies the read effects.
   uint64_t Read(emulator::RegisterId reg);
   // A frontdoor whole-register write.
@@ -60,7 +65,7 @@ class ReferenceModel {
   void Reset();
 
   struct State {
-    std::vector<uint64_t> values;     // per tracked register
+    std::vector<uint64_t> values;     // per register, by id (untracked ones 0)
     std::vector<uint64_t> once_used;  // per tracked register: write-once parts written since reset (by part bit)
     std::vector<uint8_t> once_unknown;  // per tracked register: see PredictsWrites
   };
@@ -90,6 +95,7 @@ class ReferenceModel {
 
   std::vector<uint32_t> index_;        // per register: its slot in tracked_, or kUntracked
   std::vector<uint64_t> write_proof_;  // per register
+  std::vector<uint64_t> compared_;     // per register: a tracked one's width mask, else 0
   std::vector<Tracked> tracked_;
   std::vector<emulator::RegisterId> tracked_ids_;
   State state_;
