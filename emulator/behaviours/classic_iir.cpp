@@ -25,7 +25,6 @@ class ClassicIirBehaviour : public CopyableBehaviour<ClassicIirBehaviour> {
  public:
   ClassicIirBehaviour(const ClassicIirConfig& config, const std::string& name) : config_(&config), name_(&name) {}
 
-
   void OnReset(BehaviourContext& context) override { Update(context); }
 
   void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after) override {

@@ -16,7 +16,6 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
  public:
   explicit CounterBehaviour(const CounterConfig& config) : config_(config) {}
 
-
   void OnReset(BehaviourContext& context) override { epoch_ns_ = context.now_ns(); }
 
   void OnClock(BehaviourContext& context, uint64_t from_ns, uint64_t to_ns) override {

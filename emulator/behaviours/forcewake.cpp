@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "emulator/behaviour.hpp"
@@ -45,22 +46,39 @@ struct CompiledForcewake {
 
 class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour> {
  public:
-  explicit ForcewakeBehaviour(const CompiledForcewake& compiled) : compiled_(&compiled) {}
+  explicit ForcewakeBehaviour(const CompiledForcewake& compiled)
+      : compiled_(&compiled), latency_ns_(compiled.config.latency_ns) {}
 
+  void OnReset(BehaviourContext&) override {
+    pending_.clear();
+    latency_ns_ = compiled_->config.latency_ns;
+  }
 
-  void OnReset(BehaviourContext&) override { pending_.clear(); }
+  // `inject forcewake-latency NS`: acks of requests written from now on come
+  // NS of virtual time later (the hardware's wake time varies; a fuzzer or a
+  // test widens the window a driver must poll through). Until reset.
+  InjectResult Inject(BehaviourContext&, std::string_view verb, std::span<const std::string> args,
+                      std::string& error) override {
+    if (verb != "forcewake-latency") return InjectResult::kNotMine;
+    if (args.size() != 1 || !std::holds_alternative<uint64_t>(regdb::ParseUnsigned(args[0]))) {
+      error = "usage: inject forcewake-latency NANOSECONDS";
+      return InjectResult::kBadArguments;
+    }
+    latency_ns_ = std::get<uint64_t>(regdb::ParseUnsigned(args[0]));
+    return InjectResult::kDone;
+  }
 
   void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t, uint64_t after) override {
     const ForcewakeConfig& config = compiled_->config;
     // Each domain has its own request register (the config check refuses a shared one).
     for (uint32_t d = 0; d < config.domains.size(); ++d) {
       if (config.domains[d].request != reg) continue;
-      if (config.latency_ns == 0) {
+      if (latency_ns_ == 0) {
         SetAck(context, d, after);
       } else {
         // Saturating, like the clock: an ack due past the end of time never comes.
         uint64_t now = context.now_ns();
-        uint64_t due = config.latency_ns > ~uint64_t{0} - now ? ~uint64_t{0} : now + config.latency_ns;
+        uint64_t due = latency_ns_ > ~uint64_t{0} - now ? ~uint64_t{0} : now + latency_ns_;
         pending_.push_back({due, d, after & kRequestBits});
       }
       return;
@@ -113,6 +131,7 @@ class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour> {
   }
 
   const CompiledForcewake* compiled_;  // owned by the program, which outlives every device of its model
+  uint64_t latency_ns_;
   std::deque<Pending> pending_;
 };
 

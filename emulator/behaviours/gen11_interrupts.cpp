@@ -73,7 +73,6 @@ class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehavio
         pending_(compiled.config.engines.size(), 0),
         banks_(compiled.config.banks.size()) {}
 
-
   void OnReset(BehaviourContext& context) override {
     std::fill(pending_.begin(), pending_.end(), 0);
     std::fill(banks_.begin(), banks_.end(), BankState{});

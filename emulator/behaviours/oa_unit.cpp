@@ -75,7 +75,6 @@ class OaUnitBehaviour : public CopyableBehaviour<OaUnitBehaviour> {
  public:
   explicit OaUnitBehaviour(const OaUnitConfig& config) : config_(&config), workload_(config), stream_(config) {}
 
-
   void OnReset(BehaviourContext& context) override {
     workload_.Reset(context.now_ns());
     context_id_.reset();

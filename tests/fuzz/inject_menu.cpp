@@ -41,6 +41,8 @@ std::vector<InjectTemplate> Candidates(const emulator::BehaviourProgram& program
   } else if (kind == "pci-config") {
     out.push_back({"pci-request", {"0"}});
     out.push_back({"pci-request", {"1"}});
+  } else if (kind == "forcewake") {
+    out.push_back({"forcewake-latency", {"0"}, 0, Number::kDecimal, 0, 100'000});
   }
   return out;
 }
