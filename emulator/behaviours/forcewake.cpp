@@ -73,12 +73,16 @@ class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour> {
     // Each domain has its own request register (the config check refuses a shared one).
     for (uint32_t d = 0; d < config.domains.size(); ++d) {
       if (config.domains[d].request != reg) continue;
-      if (latency_ns_ == 0) {
+      if (latency_ns_ == 0 && pending_.empty()) {
         SetAck(context, d, after);
       } else {
         // Saturating, like the clock: an ack due past the end of time never comes.
         uint64_t now = context.now_ns();
         uint64_t due = latency_ns_ > ~uint64_t{0} - now ? ~uint64_t{0} : now + latency_ns_;
+        // Acks follow requests in order: after a latency change, a request
+        // does not overtake an earlier one (a put's ack landing after the
+        // next get's would put the domain to sleep while it is held).
+        if (!pending_.empty()) due = std::max(due, pending_.back().due_ns);
         pending_.push_back({due, d, after & kRequestBits});
       }
       return;
@@ -86,7 +90,7 @@ class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour> {
   }
 
   void OnClock(BehaviourContext& context, uint64_t, uint64_t to_ns) override {
-    // Writes are queued in time order (the clock never goes back), so due ones are at the front.
+    // Due times never decrease along the queue (AfterWrite), so due ones are at the front.
     while (!pending_.empty() && pending_.front().due_ns <= to_ns) {
       SetAck(context, pending_.front().domain, pending_.front().value);
       pending_.pop_front();

@@ -137,6 +137,24 @@ TEST(ForcewakeBehaviourTest, InjectedLatencyAppliesToLaterRequestsUntilReset) {
   EXPECT_EQ(fw.Read("FW_ACK_RENDER"), 1u);
 }
 
+// After a latency change acks still follow requests in order: a put with a
+// shorter latency does not overtake the get before it, which would leave
+// the domain awake (or asleep) against the last request.
+TEST(ForcewakeBehaviourTest, AcksFollowRequestsInOrderAcrossALatencyChange) {
+  Fw fw{ForcewakeDevice()};
+  ASSERT_EQ(fw.device->Inject("forcewake-latency", std::vector<std::string>{"2000"}), "");
+  fw.Write("FW_RENDER", kGet);
+  ASSERT_EQ(fw.device->Inject("forcewake-latency", std::vector<std::string>{"0"}), "");
+  fw.Write("FW_RENDER", kPut);
+  EXPECT_EQ(fw.Read("FW_ACK_RENDER"), 0u) << "the put's ack waits for the get's";
+  fw.device->Advance(1999);
+  EXPECT_EQ(fw.Read("FW_ACK_RENDER"), 0u);
+  fw.device->Advance(1);
+  EXPECT_EQ(fw.Read("FW_ACK_RENDER"), 0u) << "get, then put: the last request wins";
+  fw.Write("FW_RENDER", kGet);
+  EXPECT_EQ(fw.Read("FW_ACK_RENDER"), 1u) << "nothing queued: latency 0 acks at once";
+}
+
 // Asleep: the read returns 0 (not the value), the write is dropped, and the
 // violation names the register, the domain and the request register.
 TEST(ForcewakeBehaviourTest, AccessWhileAsleepIsRefused) {

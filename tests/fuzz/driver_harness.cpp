@@ -57,10 +57,9 @@ class DriverHarness::Execution {
     device_.Restore(h_.pristine_);
     device_.ClearViolations();
     Comment("driver_fuzz reproducer (tests/fuzz/driver_fuzz.cpp): regemu run " + h_.yaml_path_ + " THIS_FILE");
-    Comment("firmware: memory decode and bus mastering on; pending PCI errors; force-wake ack latency");
+    Comment("firmware: memory decode and bus mastering, pending PCI errors, force-wake ack latency");
     try {
-      device_.Write(config_.space(), i915_mini::pci::kCommand, 16,
-                    i915_mini::pci::kCommandMemory | i915_mini::pci::kCommandMaster);
+      if (firmware_command_ != 0) device_.Write(config_.space(), i915_mini::pci::kCommand, 16, firmware_command_);
       if (status_errors_ != 0) device_.Poke(config_.space(), i915_mini::pci::kStatus, 16, status_errors_);
       Inject("forcewake-latency", {std::to_string(forcewake_latency_ns_)});
       CheckViolations();
@@ -114,10 +113,15 @@ class DriverHarness::Execution {
   }
 
   void Decode() {
-    uint8_t status = input_.ConsumeIntegral<uint8_t>();
+    // What firmware leaves: bits 5:0 pending errors, bit 6 memory decode
+    // left off, bit 7 bus mastering left off (the PCI core turns on what
+    // is off; a BIOS usually leaves a boot GPU's decode on).
+    uint8_t firmware = input_.ConsumeIntegral<uint8_t>();
     for (size_t i = 0; i < kStatusErrorBits.size(); ++i) {
-      if ((status >> i) & 1) status_errors_ |= kStatusErrorBits[i];
+      if ((firmware >> i) & 1) status_errors_ |= kStatusErrorBits[i];
     }
+    if ((firmware & 0x40) == 0) firmware_command_ |= i915_mini::pci::kCommandMemory;
+    if ((firmware & 0x80) == 0) firmware_command_ |= i915_mini::pci::kCommandMaster;
     forcewake_latency_ns_ = input_.ConsumeIntegralInRange<uint64_t>(0, kMaxForcewakeLatencyNs);
     size_t runs = input_.ConsumeIntegralInRange<size_t>(1, kMaxHandlerRuns);
     for (size_t i = 0; i < runs; ++i) gaps_.push_back(input_.ConsumeIntegralInRange<uint64_t>(0, kMaxGapNs));
@@ -192,6 +196,7 @@ class DriverHarness::Execution {
   Bus config_;
   Bus mmio_;
 
+  uint16_t firmware_command_ = 0;  // COMMAND as firmware leaves it
   uint16_t status_errors_ = 0;
   uint64_t forcewake_latency_ns_ = 0;
   std::vector<uint64_t> gaps_;

@@ -2,7 +2,8 @@
 // driver_fuzz's engine: the example i915 driver (examples/i915_mini) runs
 // its probe, force-wake, interrupt and frequency paths against an Ice Lake
 // device while the input plays the hardware side:
-//   - PCI error bits already pending in STATUS when the driver probes,
+//   - what firmware leaves in PCI COMMAND (memory decode, bus mastering)
+//     and STATUS (error bits pending) when the driver probes,
 //   - the force-wake ack latency (up to kMaxForcewakeLatencyNs, well inside
 //     i915's 50 ms ack timeout: a longer one would be broken hardware),
 //   - interrupt events, each an engine and its 16 bits of data, arriving
