@@ -150,6 +150,9 @@ class Behaviour {
   virtual ~Behaviour() = default;
   // A copy of this runtime state, for device snapshots.
   virtual std::unique_ptr<Behaviour> Clone() const = 0;
+  // Takes `other`'s state, in place: a restore that allocates nothing.
+  // `other` is of this behaviour's type (the same program's instance).
+  virtual void AssignFrom(const Behaviour& other) = 0;
 
   // The gate, for accesses starting in one of the program's GatedRanges
   // (`tag` says which), before decode: whether or not a register is there.
@@ -175,6 +178,19 @@ class Behaviour {
   virtual InjectResult Inject(BehaviourContext&, std::string_view /*verb*/, std::span<const std::string> /*args*/,
                               std::string& /*error*/) {
     return InjectResult::kNotMine;
+  }
+};
+
+// Clone and AssignFrom for a behaviour whose whole state is its members:
+// copy construction and copy assignment.
+template <class Derived>
+class CopyableBehaviour : public Behaviour {
+ public:
+  std::unique_ptr<Behaviour> Clone() const override {
+    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+  }
+  void AssignFrom(const Behaviour& other) override {
+    static_cast<Derived&>(*this) = static_cast<const Derived&>(other);
   }
 };
 

@@ -104,6 +104,15 @@ uint64_t Device::PeekRegister(RegisterId reg) const {
   return values_.at(reg);
 }
 
+void Device::PeekRegisters(std::span<uint64_t> out) const {
+  Guard guard(*this);
+  if (out.size() != values_.size()) {
+    throw std::invalid_argument("Device::PeekRegisters: room for " + std::to_string(out.size()) + " values, the device has " +
+                                std::to_string(values_.size()) + " registers");
+  }
+  std::copy(values_.begin(), values_.end(), out.begin());
+}
+
 void Device::PokeRegister(RegisterId reg, uint64_t value) {
   Guard guard(*this);
   const RegisterModel& r = model_->registers().at(reg);
@@ -185,23 +194,33 @@ void Device::Reset() {
 }
 
 DeviceSnapshot Device::Snapshot() const {
-  Guard guard(*this);
   DeviceSnapshot snapshot;
-  snapshot.model_ = model_;
-  snapshot.values_ = values_;
-  snapshot.written_once_ = written_once_;
-  snapshot.armed_ = armed_;
-  snapshot.memory_ = memory_;  // pages are shared, copied on the next write
-  snapshot.behaviours_.reserve(behaviours_.size());
-  for (const auto& behaviour : behaviours_) snapshot.behaviours_.push_back(behaviour->Clone());
-  snapshot.now_ns_ = now_ns_;
-  snapshot.irq_ = irq_;
-  snapshot.irq_edges_ = irq_edges_;
-  snapshot.irq_outputs_ = irq_outputs_;
-  snapshot.irq_request_ = irq_request_;
-  snapshot.space_access_ = space_access_;
-  snapshot.space_access_why_ = space_access_why_;
+  Snapshot(snapshot);
   return snapshot;
+}
+
+void Device::Snapshot(DeviceSnapshot& into) const {
+  Guard guard(*this);
+  bool reuse = into.model_ == model_ && into.behaviours_.size() == behaviours_.size();
+  into.model_ = model_;
+  into.values_ = values_;
+  into.written_once_ = written_once_;
+  into.armed_ = armed_;
+  into.memory_ = memory_;  // pages are shared, copied on the next write
+  if (reuse) {
+    for (size_t i = 0; i < behaviours_.size(); ++i) into.behaviours_[i]->AssignFrom(*behaviours_[i]);
+  } else {
+    into.behaviours_.clear();
+    into.behaviours_.reserve(behaviours_.size());
+    for (const auto& behaviour : behaviours_) into.behaviours_.push_back(behaviour->Clone());
+  }
+  into.now_ns_ = now_ns_;
+  into.irq_ = irq_;
+  into.irq_edges_ = irq_edges_;
+  into.irq_outputs_ = irq_outputs_;
+  into.irq_request_ = irq_request_;
+  into.space_access_ = space_access_;
+  into.space_access_why_ = space_access_why_;
 }
 
 void Device::Restore(const DeviceSnapshot& snapshot) {
@@ -214,7 +233,8 @@ void Device::Restore(const DeviceSnapshot& snapshot) {
   std::copy(snapshot.written_once_.begin(), snapshot.written_once_.end(), written_once_.begin());
   std::copy(snapshot.armed_.begin(), snapshot.armed_.end(), armed_.begin());
   memory_ = snapshot.memory_;
-  for (size_t i = 0; i < behaviours_.size(); ++i) behaviours_[i] = snapshot.behaviours_[i]->Clone();
+  // The same model: each behaviour is its program's instance, of one type.
+  for (size_t i = 0; i < behaviours_.size(); ++i) behaviours_[i]->AssignFrom(*snapshot.behaviours_[i]);
   now_ns_ = snapshot.now_ns_;
   irq_ = snapshot.irq_;
   irq_edges_ = snapshot.irq_edges_;

@@ -113,6 +113,11 @@ class Device {
   uint64_t Peek(SpaceId space, uint64_t offset, unsigned width) const;
   bool Poke(SpaceId space, uint64_t offset, unsigned width, uint64_t value);
   uint64_t PeekRegister(RegisterId reg) const;
+  // Every register's value at once, indexed by RegisterId: one copy instead
+  // of a call per register, for checkers comparing whole states (fuzz
+  // harnesses). `out` must hold model().registers().size() values, else
+  // std::invalid_argument.
+  void PeekRegisters(std::span<uint64_t> out) const;
   void PokeRegister(RegisterId reg, uint64_t value);
   // Backdoor bulk access to the bytes of a `memory` space (graphics memory
   // where the device writes reports): no side effect, not traced. Bytes
@@ -128,6 +133,10 @@ class Device {
   // Power-on values, write-once bits cleared, behaviours reset. Time goes on.
   void Reset();
   DeviceSnapshot Snapshot() const;
+  // The same into `into`, reusing its storage: no allocation when it
+  // already holds a snapshot of this device (a fuzzer's snapshot per input).
+  void Snapshot(DeviceSnapshot& into) const;
+  // Restores in place; allocates nothing unless memory pages were written.
   void Restore(const DeviceSnapshot& snapshot);
 
   // A hardware-side event for the behaviours (`inject VERB ARGS...`).

@@ -20,7 +20,7 @@ struct CommandSpec {
 };
 
 // The ONE list of commands: parsing, "did you mean" and usage messages use it.
-constexpr std::array<CommandSpec, 12> kCommands{{
+constexpr std::array<CommandSpec, 14> kCommands{{
     {"write", ScriptOp::kWrite, true, "writeN REG VALUE"},
     {"read", ScriptOp::kRead, true, "readN REG"},
     {"expect", ScriptOp::kExpect, true, "expectN REG VALUE [mask M]"},
@@ -33,6 +33,8 @@ constexpr std::array<CommandSpec, 12> kCommands{{
     {"expect-irq", ScriptOp::kExpectIrq, false, "expect-irq 0|1"},
     {"expect-msi", ScriptOp::kExpectMsi, false, "expect-msi ADDRESS DATA"},
     {"expect-violation", ScriptOp::kExpectViolation, false, "expect-violation KIND"},
+    {"snapshot", ScriptOp::kSnapshot, false, "snapshot"},
+    {"restore", ScriptOp::kRestore, false, "restore"},
 }};
 
 constexpr std::array<unsigned, 4> kWidths{8, 16, 32, 64};
@@ -168,7 +170,9 @@ class Parser {
                ParseCompareOptions(next, command, value_column);
       }
       case ScriptOp::kStep: return ParseDuration(next, "DURATION", command.value) && NoMore(next);
-      case ScriptOp::kReset: return NoMore(next);
+      case ScriptOp::kReset:
+      case ScriptOp::kSnapshot:
+      case ScriptOp::kRestore: return NoMore(next);
       case ScriptOp::kInject: {
         const Token* verb = Need(next, "VERB");
         if (!verb) return false;

@@ -11,6 +11,8 @@
 //   pokeN   REG VALUE                        backdoor write (no side effect)
 //   step    D                                advance the virtual clock (500ns, 2us, 1ms, 1s)
 //   reset                                    power-on reset
+//   snapshot                                 saves the device's whole state (one slot per run)
+//   restore                                  brings back the state `snapshot` saved
 //   inject  VERB ARGS...                     hardware-side event for the behaviours
 //   expect-irq 0|1                           the interrupt output is deasserted / asserted
 //   expect-msi ADDRESS DATA                  the device's next message not yet checked (an MSI:
@@ -54,6 +56,8 @@ enum class ScriptOp : uint8_t {
   kExpectIrq,
   kExpectMsi,
   kExpectViolation,
+  kSnapshot,
+  kRestore,
 };
 
 // Where an access goes, resolved at parse time.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "regdb/numbers.hpp"
 
@@ -107,6 +108,14 @@ class Runner {
         return;
       case ScriptOp::kStep: Advance(command, command.value); return;
       case ScriptOp::kReset: device_.Reset(); return;
+      case ScriptOp::kSnapshot: snapshot_ = device_.Snapshot(); return;
+      case ScriptOp::kRestore:
+        if (!snapshot_) {
+          result_.error = ScriptFailure{command.loc, "restore without a snapshot taken earlier in the script"};
+          return;
+        }
+        device_.Restore(*snapshot_);
+        return;
       case ScriptOp::kInject:
         if (std::string why = device_.Inject(command.verb, command.args); !why.empty()) {
           result_.error = ScriptFailure{command.verb_loc, "inject " + command.verb + ": " + why};
@@ -205,6 +214,7 @@ class Runner {
   size_t stored_ = 0;        // violations the device kept before the current command
   size_t messages_checked_ = 0;  // device messages already matched by expect-msi
   bool store_full_ = false;  // the device stopped keeping violations
+  std::optional<DeviceSnapshot> snapshot_;  // the one slot `snapshot` fills and `restore` reads
 };
 
 }  // namespace

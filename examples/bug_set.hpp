@@ -19,6 +19,12 @@ class BugSet {
     for (Bug bug : bugs) bits_ |= Bit(bug);
   }
   constexpr bool Has(Bug bug) const { return (bits_ & Bit(bug)) != 0; }
+  // This set and `bug`.
+  constexpr BugSet With(Bug bug) const {
+    BugSet set = *this;
+    set.bits_ |= Bit(bug);
+    return set;
+  }
   constexpr bool empty() const { return bits_ == 0; }
 
  private:

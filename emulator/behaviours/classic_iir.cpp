@@ -21,11 +21,9 @@ namespace {
 
 using regdb::ClassicIirConfig;
 
-class ClassicIirBehaviour : public Behaviour {
+class ClassicIirBehaviour : public CopyableBehaviour<ClassicIirBehaviour> {
  public:
   ClassicIirBehaviour(const ClassicIirConfig& config, const std::string& name) : config_(&config), name_(&name) {}
-
-  std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<ClassicIirBehaviour>(*this); }
 
   void OnReset(BehaviourContext& context) override { Update(context); }
 

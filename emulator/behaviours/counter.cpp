@@ -12,11 +12,9 @@ namespace {
 
 using regdb::CounterConfig;
 
-class CounterBehaviour : public Behaviour {
+class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
  public:
   explicit CounterBehaviour(const CounterConfig& config) : config_(config) {}
-
-  std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<CounterBehaviour>(*this); }
 
   void OnReset(BehaviourContext& context) override { epoch_ns_ = context.now_ns(); }
 

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "emulator/behaviour.hpp"
@@ -43,25 +44,45 @@ struct CompiledForcewake {
   std::vector<Offsets> shadowed;  // sorted offsets of the registers written freely
 };
 
-class ForcewakeBehaviour : public Behaviour {
+class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour> {
  public:
-  explicit ForcewakeBehaviour(const CompiledForcewake& compiled) : compiled_(&compiled) {}
+  explicit ForcewakeBehaviour(const CompiledForcewake& compiled)
+      : compiled_(&compiled), latency_ns_(compiled.config.latency_ns) {}
 
-  std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<ForcewakeBehaviour>(*this); }
+  void OnReset(BehaviourContext&) override {
+    pending_.clear();
+    latency_ns_ = compiled_->config.latency_ns;
+  }
 
-  void OnReset(BehaviourContext&) override { pending_.clear(); }
+  // `inject forcewake-latency NS`: acks of requests written from now on come
+  // NS of virtual time later (the hardware's wake time varies; a fuzzer or a
+  // test widens the window a driver must poll through). Until reset.
+  InjectResult Inject(BehaviourContext&, std::string_view verb, std::span<const std::string> args,
+                      std::string& error) override {
+    if (verb != "forcewake-latency") return InjectResult::kNotMine;
+    if (args.size() != 1 || !std::holds_alternative<uint64_t>(regdb::ParseUnsigned(args[0]))) {
+      error = "usage: inject forcewake-latency NANOSECONDS";
+      return InjectResult::kBadArguments;
+    }
+    latency_ns_ = std::get<uint64_t>(regdb::ParseUnsigned(args[0]));
+    return InjectResult::kDone;
+  }
 
   void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t, uint64_t after) override {
     const ForcewakeConfig& config = compiled_->config;
     // Each domain has its own request register (the config check refuses a shared one).
     for (uint32_t d = 0; d < config.domains.size(); ++d) {
       if (config.domains[d].request != reg) continue;
-      if (config.latency_ns == 0) {
+      if (latency_ns_ == 0 && pending_.empty()) {
         SetAck(context, d, after);
       } else {
         // Saturating, like the clock: an ack due past the end of time never comes.
         uint64_t now = context.now_ns();
-        uint64_t due = config.latency_ns > ~uint64_t{0} - now ? ~uint64_t{0} : now + config.latency_ns;
+        uint64_t due = latency_ns_ > ~uint64_t{0} - now ? ~uint64_t{0} : now + latency_ns_;
+        // Acks follow requests in order: after a latency change, a request
+        // does not overtake an earlier one (a put's ack landing after the
+        // next get's would put the domain to sleep while it is held).
+        if (!pending_.empty()) due = std::max(due, pending_.back().due_ns);
         pending_.push_back({due, d, after & kRequestBits});
       }
       return;
@@ -69,7 +90,7 @@ class ForcewakeBehaviour : public Behaviour {
   }
 
   void OnClock(BehaviourContext& context, uint64_t, uint64_t to_ns) override {
-    // Writes are queued in time order (the clock never goes back), so due ones are at the front.
+    // Due times never decrease along the queue (AfterWrite), so due ones are at the front.
     while (!pending_.empty() && pending_.front().due_ns <= to_ns) {
       SetAck(context, pending_.front().domain, pending_.front().value);
       pending_.pop_front();
@@ -114,6 +135,7 @@ class ForcewakeBehaviour : public Behaviour {
   }
 
   const CompiledForcewake* compiled_;  // owned by the program, which outlives every device of its model
+  uint64_t latency_ns_;
   std::deque<Pending> pending_;
 };
 

@@ -64,7 +64,7 @@ uint16_t HalfOf(BehaviourContext& context, const std::optional<Half>& half) {
   return half ? HalfOf(context, *half) : uint16_t{0};
 }
 
-class Gen11InterruptsBehaviour : public Behaviour {
+class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehaviour> {
  public:
   Gen11InterruptsBehaviour(const CompiledGen11& compiled, const std::string& name)
       : compiled_(&compiled),
@@ -72,8 +72,6 @@ class Gen11InterruptsBehaviour : public Behaviour {
         name_(&name),
         pending_(compiled.config.engines.size(), 0),
         banks_(compiled.config.banks.size()) {}
-
-  std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<Gen11InterruptsBehaviour>(*this); }
 
   void OnReset(BehaviourContext& context) override {
     std::fill(pending_.begin(), pending_.end(), 0);

@@ -98,16 +98,19 @@ void OaReportLayout::SetCounter(unsigned slot, uint64_t value, std::span<uint32_
 // ----------------------------------------------------------------- stream
 
 OaReportStream::OaReportStream(const regdb::OaUnitConfig& config) : config_(&config) {
-  layouts_.reserve(config.formats.size());
-  for (const regdb::OaFormat& format : config.formats) layouts_.emplace_back(config, format);
+  auto compiled = std::make_shared<Compiled>();
+  compiled->layouts.reserve(config.formats.size());
+  for (const regdb::OaFormat& format : config.formats) compiled->layouts.emplace_back(config, format);
+  std::vector<uint16_t>& sourced = compiled->sourced;
   for (const regdb::OaCounterSource& source : config.sources) {
     auto slot = static_cast<uint16_t>(OaCounterSlot(config, source.bank, source.index));
-    if (std::find(sourced_.begin(), sourced_.end(), slot) == sourced_.end()) sourced_.push_back(slot);
+    if (std::find(sourced.begin(), sourced.end(), slot) == sourced.end()) sourced.push_back(slot);
   }
+  compiled_ = std::move(compiled);
 }
 
 const OaReportLayout& OaReportStream::LayoutOf(const regdb::OaFormat& format) const {
-  return layouts_[static_cast<size_t>(&format - config_->formats.data())];
+  return compiled_->layouts[static_cast<size_t>(&format - config_->formats.data())];
 }
 
 std::span<const uint8_t> OaReportStream::Bytes(unsigned size) const {
@@ -136,7 +139,7 @@ OaReportStream::Report OaReportStream::Next(const OaWorkload& workload, const re
     layout.Compose(header, sample, dwords_);
     if (have_previous_) {
       uint64_t wrapped = 0;
-      for (uint16_t slot : sourced_) wrapped |= (sample.counters[slot] ^ values_[slot]) >> WidthOf(slot);
+      for (uint16_t slot : compiled_->sourced) wrapped |= (sample.counters[slot] ^ values_[slot]) >> WidthOf(slot);
       report.wrapped = wrapped != 0;
     }
     values_ = sample.counters;

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -81,8 +82,13 @@ class OaReportStream {
   std::span<const uint8_t> Bytes(unsigned size) const;
 
   const regdb::OaUnitConfig* config_;
-  std::vector<OaReportLayout> layouts_;  // one per config format, in order
-  std::vector<uint16_t> sourced_;        // slots with a source: the only ones that move
+  // What the config alone decides, made once and shared by copies of the
+  // stream: a device snapshot or restore copies no layout.
+  struct Compiled {
+    std::vector<OaReportLayout> layouts;  // one per config format, in order
+    std::vector<uint16_t> sourced;        // slots with a source: the only ones that move
+  };
+  std::shared_ptr<const Compiled> compiled_;
   // The previous report, its counters and what it was composed under.
   bool have_previous_ = false;
   const regdb::OaFormat* format_ = nullptr;

@@ -71,11 +71,9 @@ struct Landing {
   std::array<uint8_t, 8> first{};
 };
 
-class OaUnitBehaviour : public Behaviour {
+class OaUnitBehaviour : public CopyableBehaviour<OaUnitBehaviour> {
  public:
   explicit OaUnitBehaviour(const OaUnitConfig& config) : config_(&config), workload_(config), stream_(config) {}
-
-  std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<OaUnitBehaviour>(*this); }
 
   void OnReset(BehaviourContext& context) override {
     workload_.Reset(context.now_ns());

@@ -50,12 +50,11 @@ std::string PowerStateName(uint64_t ps) {
   }
 }
 
-class PciConfigBehaviour : public Behaviour {
+class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
  public:
   // `aperture_base_bit`: the aperture BAR's lowest writable bit, which gives the smallest size.
   PciConfigBehaviour(const PciConfigConfig& config, unsigned aperture_base_bit)
       : config_(&config), aperture_base_bit_(aperture_base_bit) {}
-  std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<PciConfigBehaviour>(*this); }
 
   void OnReset(BehaviourContext& context) override {
     requested_ = false;

@@ -16,10 +16,9 @@ namespace {
 
 using regdb::SliceSteeringConfig;
 
-class SliceSteeringBehaviour : public Behaviour {
+class SliceSteeringBehaviour : public CopyableBehaviour<SliceSteeringBehaviour> {
  public:
   explicit SliceSteeringBehaviour(const SliceSteeringConfig& config) : config_(&config) {}
-  std::unique_ptr<Behaviour> Clone() const override { return std::make_unique<SliceSteeringBehaviour>(*this); }
 
   uint64_t AfterRead(BehaviourContext& context, RegisterId reg, uint64_t value) override {
     uint64_t present = config_->fuse_bits.Get(context.Peek(config_->fuse));

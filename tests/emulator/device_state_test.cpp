@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -143,6 +144,48 @@ TEST_F(DeviceStateTest, SnapshotRestoreRoundTrips) {
 
   device_->Restore(snapshot);  // a snapshot can be restored again
   EXPECT_EQ(device_->PeekRegister(Reg("LOCK")), 0x5u);
+}
+
+// Snapshot(into) refills a snapshot in place, from any state, and the
+// refilled one restores the later state, not the first: behaviour state is
+// assigned, not left behind.
+TEST_F(DeviceStateTest, SnapshotIntoAnExistingSnapshotTakesTheNewState) {
+  DeviceSnapshot snapshot;
+  device_->Snapshot(snapshot);  // an empty one is filled
+  device_->Write(mmio_, 0xC, 32, 0x1111);
+  device_->Advance(25);
+  device_->Snapshot(snapshot);  // a filled one is refilled
+
+  device_->Write(mmio_, 0xC, 32, 0x2222);
+  device_->Advance(1000);
+  device_->Restore(snapshot);
+  EXPECT_EQ(device_->PeekRegister(Reg("SCRATCH")), 0x1111u);
+  EXPECT_EQ(device_->now_ns(), 25u);
+  device_->Advance(5);
+  EXPECT_EQ(device_->PeekRegister(Reg("TIMESTAMP")), 3u) << "the counter's state is the second snapshot's";
+
+  auto other = MakeDevice(R"(device: other
+spaces:
+  - {name: mmio, kind: mmio, size: 0x100}
+registers:
+  - {name: ONLY, space: mmio, offset: 0x0, reset: 0x77}
+)");
+  other->Snapshot(snapshot);  // a snapshot of another device is replaced whole
+  EXPECT_THROW(device_->Restore(snapshot), std::invalid_argument);
+  other->Restore(snapshot);
+  EXPECT_EQ(other->PeekRegister(0), 0x77u);
+}
+
+// PeekRegisters copies every value at once, by RegisterId, and refuses a
+// buffer of the wrong size.
+TEST_F(DeviceStateTest, PeekRegistersCopiesEveryValue) {
+  device_->Write(mmio_, 0xC, 32, 0x1234);
+  std::vector<uint64_t> values(device_->model().registers().size());
+  device_->PeekRegisters(values);
+  for (RegisterId reg = 0; reg < values.size(); ++reg) EXPECT_EQ(values[reg], device_->PeekRegister(reg));
+  EXPECT_EQ(values[Reg("SCRATCH")], 0x1234u);
+  std::vector<uint64_t> short_buffer(values.size() - 1);
+  EXPECT_THROW(device_->PeekRegisters(short_buffer), std::invalid_argument);
 }
 
 // Restoring a snapshot of another model's device is refused.

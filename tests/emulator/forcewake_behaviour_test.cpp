@@ -3,6 +3,7 @@
 // `latency`, and accesses to a sleeping domain's range refused before decode.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -113,6 +114,45 @@ TEST(ForcewakeBehaviourTest, ZeroLatencyAcksAtOnce) {
   EXPECT_EQ(fw.Read("FW_ACK_RENDER"), 1u);
   EXPECT_EQ(fw.Read("RENDER_REG"), 0u);
   EXPECT_THAT(Kinds(*fw.device), IsEmpty());
+}
+
+// `inject forcewake-latency NS` changes the wake time of requests written
+// after it, until reset; a bad argument is refused with the usage.
+TEST(ForcewakeBehaviourTest, InjectedLatencyAppliesToLaterRequestsUntilReset) {
+  Fw fw{ForcewakeDevice()};
+  ASSERT_EQ(fw.device->Inject("forcewake-latency", std::vector<std::string>{"2000"}), "");
+  fw.Write("FW_RENDER", kGet);
+  fw.device->Advance(1999);
+  EXPECT_EQ(fw.Read("FW_ACK_RENDER"), 0u);
+  fw.device->Advance(1);
+  EXPECT_EQ(fw.Read("FW_ACK_RENDER"), 1u);
+
+  EXPECT_THAT(fw.device->Inject("forcewake-latency", std::vector<std::string>{"soon"}),
+              HasSubstr("usage: inject forcewake-latency NANOSECONDS"));
+  EXPECT_THAT(fw.device->Inject("forcewake-latency", std::vector<std::string>{}), HasSubstr("usage"));
+
+  fw.device->Reset();  // back to the database's 500ns
+  fw.Write("FW_RENDER", kGet);
+  fw.device->Advance(500);
+  EXPECT_EQ(fw.Read("FW_ACK_RENDER"), 1u);
+}
+
+// After a latency change acks still follow requests in order: a put with a
+// shorter latency does not overtake the get before it, which would leave
+// the domain awake (or asleep) against the last request.
+TEST(ForcewakeBehaviourTest, AcksFollowRequestsInOrderAcrossALatencyChange) {
+  Fw fw{ForcewakeDevice()};
+  ASSERT_EQ(fw.device->Inject("forcewake-latency", std::vector<std::string>{"2000"}), "");
+  fw.Write("FW_RENDER", kGet);
+  ASSERT_EQ(fw.device->Inject("forcewake-latency", std::vector<std::string>{"0"}), "");
+  fw.Write("FW_RENDER", kPut);
+  EXPECT_EQ(fw.Read("FW_ACK_RENDER"), 0u) << "the put's ack waits for the get's";
+  fw.device->Advance(1999);
+  EXPECT_EQ(fw.Read("FW_ACK_RENDER"), 0u);
+  fw.device->Advance(1);
+  EXPECT_EQ(fw.Read("FW_ACK_RENDER"), 0u) << "get, then put: the last request wins";
+  fw.Write("FW_RENDER", kGet);
+  EXPECT_EQ(fw.Read("FW_ACK_RENDER"), 1u) << "nothing queued: latency 0 acks at once";
 }
 
 // Asleep: the read returns 0 (not the value), the write is dropped, and the

@@ -121,6 +121,19 @@ TEST(ScriptParser, TimeResetInjectAndExpectations) {
   EXPECT_EQ(script.commands[8].violation, ViolationKind::kReadOnly);
 }
 
+TEST(ScriptParser, SnapshotAndRestoreTakeNoOperands) {
+  Script script = Parse("snapshot\nrestore   # back\n");
+  ASSERT_TRUE(script.ok()) << script.FormatErrors();
+  ASSERT_THAT(script.commands, SizeIs(2));
+  EXPECT_EQ(script.commands[0].op, ScriptOp::kSnapshot);
+  EXPECT_EQ(script.commands[1].op, ScriptOp::kRestore);
+  EXPECT_EQ(ScriptCommandName(script.commands[1]), "restore");
+
+  Script bad = Parse("snapshot now\nrestore 1\n");
+  EXPECT_THAT(bad.FormatErrors(), HasSubstr("test.script:1:10: error: unexpected 'now' (usage: snapshot)"));
+  EXPECT_THAT(bad.FormatErrors(), HasSubstr("test.script:2:9: error: unexpected '1' (usage: restore)"));
+}
+
 TEST(ScriptParser, CommentsBlankLinesTabsAndCrLfAreAccepted) {
   Script script = Parse(
       "# a comment line\n"

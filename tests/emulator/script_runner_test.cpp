@@ -106,6 +106,31 @@ TEST(ScriptRunner, PokeSetsStateBehindTheDriversBackWithoutViolations) {
   EXPECT_THAT(ran.result.violations, IsEmpty());
 }
 
+TEST(ScriptRunner, RestoreBringsBackWhatSnapshotSavedAndLaterSnapshotsReplaceIt) {
+  Ran ran = RunText(
+      "write32 CTRL 0x100\n"
+      "snapshot\n"
+      "write32 CTRL 0x200\n"
+      "read32 CLEAR\n"        // clears CLEAR (reset 0xff)
+      "restore\n"
+      "expect32 CTRL 0x100\n"
+      "expect32 CLEAR 0xff\n"  // the read's clearing undone too
+      "write32 CTRL 0x300\n"
+      "snapshot\n"
+      "write32 CTRL 0x400\n"
+      "restore\n"
+      "expect32 CTRL 0x300\n");
+  EXPECT_TRUE(ran.result.passed()) << ran.Failures();
+  EXPECT_EQ(ran.result.checks, 3u);
+}
+
+TEST(ScriptRunner, RestoreWithoutASnapshotStopsTheRun) {
+  Ran ran = RunText("write32 CTRL 0x100\nrestore\nexpect32 CTRL 0x100\n");
+  ASSERT_TRUE(ran.result.error.has_value());
+  EXPECT_THAT(*ran.result.error, FailureAt(2, HasSubstr("restore without a snapshot")));
+  EXPECT_EQ(ran.result.commands_run, 2u);
+}
+
 TEST(ScriptRunner, ExpectIrqComparesTheInterruptOutput) {
   EXPECT_TRUE(RunText("expect-irq 0\n").result.passed());
   Ran ran = RunText("expect-irq 1\n");

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 
 #include "regdb/loader.hpp"
 
@@ -35,7 +36,8 @@ const std::vector<ShippedDevice>& ShippedDevices() {
                      path.c_str());
         std::abort();
       }
-      loaded.push_back({name, compiled.model});
+      loaded.push_back({name, std::string("yaml/") + name, compiled.model,
+                        std::make_shared<const regdb::Database>(std::move(database.database))});
     }
     return loaded;
   }();

@@ -6,12 +6,15 @@
 #include <vector>
 
 #include "emulator/model.hpp"
+#include "regdb/database.hpp"
 
 namespace regemu::fuzz {
 
 struct ShippedDevice {
   std::string name;  // "icl": yaml/icl
+  std::string yaml_path;  // "yaml/icl", as a user in the source tree names it
   std::shared_ptr<const emulator::Model> model;
+  std::shared_ptr<const regdb::Database> database;  // the checked database `model` was compiled from
 };
 
 // hsw, bdw and icl from REGEMU_FUZZ_YAML_DIR, or regemu_yaml/ beside the

@@ -1,0 +1,95 @@
+// access_fuzz: bytes -> a shipped database (hsw, bdw, icl) and a sequence of
+// typed operations against a device of it, checked against an independent
+// reference model of the access policies after every operation
+// (access_harness.hpp). A broken invariant aborts, naming the operation.
+//
+//   REGEMU_FUZZ_DEVICES=icl      only these databases (comma-separated), for measurements
+//   REGEMU_FUZZ_SCRIPT=FILE      write each input run as a reproducer script to FILE:
+//                                regemu run --lenient yaml/icl FILE fails where the input did
+//   REGEMU_FUZZ_OPS=N            exactly N operations per input, however long
+//                                (tools/fuzz_throughput.sh: 64-operation inputs)
+//
+//   seed corpus: tests/fuzz/corpus/access_fuzz: seed_<database>_<bytes>, random
+//     operations made once by a fixed-seed generator (first byte 0 hsw, 1 bdw,
+//     2 icl), plus what campaigns merged in
+//   dictionary:  tests/fuzz/access_fuzz.dict (write values; the format is binary)
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tests/fuzz/access_harness.hpp"
+#include "tests/fuzz/shipped_devices.hpp"
+
+using namespace regemu;
+
+namespace {
+
+// What a driver does at probe, so that operations reach registers: the PCI
+// core turns memory decode and bus mastering on, i915 wakes every
+// force-wake domain (tests/scripts/icl_forcewake_domains.script).
+std::string BringUp(std::string_view database) {
+  if (database != "icl") return "";
+  std::string text = "write16 PCICMD 0x0006\n";
+  std::vector<std::string> requests = {"FORCEWAKE_GT_GEN9", "FORCEWAKE_RENDER_GEN9"};
+  for (int i = 0; i < 8; ++i) requests.push_back("FORCEWAKE_MEDIA_VDBOX_GEN11_" + std::to_string(i));
+  for (int i = 0; i < 4; ++i) requests.push_back("FORCEWAKE_MEDIA_VEBOX_GEN11_" + std::to_string(i));
+  for (const std::string& request : requests) text += "write32 " + request + " 0x00010001\n";
+  return text + "step 1us\n";
+}
+
+bool Allowed(std::string_view name) {
+  const char* list = std::getenv("REGEMU_FUZZ_DEVICES");
+  if (list == nullptr || *list == '\0') return true;
+  std::string_view rest = list;
+  while (!rest.empty()) {
+    size_t comma = rest.find(',');
+    if (rest.substr(0, comma) == name) return true;
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return false;
+}
+
+std::vector<std::unique_ptr<fuzz::AccessHarness>>& Harnesses() {
+  static std::vector<std::unique_ptr<fuzz::AccessHarness>> harnesses = [] {
+    std::vector<std::unique_ptr<fuzz::AccessHarness>> made;
+    for (const fuzz::ShippedDevice& shipped : fuzz::ShippedDevices()) {
+      if (!Allowed(shipped.name)) continue;
+      made.push_back(std::make_unique<fuzz::AccessHarness>(
+          fuzz::HarnessSetup{shipped.name, shipped.yaml_path, shipped.model, shipped.database, BringUp(shipped.name)}));
+      if (const char* ops = std::getenv("REGEMU_FUZZ_OPS")) made.back()->set_operations_per_input(std::strtoull(ops, nullptr, 10));
+    }
+    if (made.empty()) {
+      std::fprintf(stderr, "access_fuzz: REGEMU_FUZZ_DEVICES names none of hsw, bdw, icl\n");
+      std::abort();
+    }
+    return made;
+  }();
+  return harnesses;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  auto& harnesses = Harnesses();
+  fuzz::AccessHarness& harness = *harnesses[data[0] % harnesses.size()];
+  static const char* script_path = std::getenv("REGEMU_FUZZ_SCRIPT");
+  std::string script;
+  std::optional<fuzz::InvariantFailure> failure = harness.Run(data + 1, size - 1, script_path ? &script : nullptr);
+  if (script_path != nullptr) {
+    std::ofstream(script_path, std::ios::binary) << script;
+  }
+  if (failure) {
+    std::fprintf(stderr, "access_fuzz: %s: operation %zu (%s): %s\n", harness.name().c_str(), failure->op_index,
+                 failure->op.c_str(), failure->message.c_str());
+    if (script_path != nullptr) std::fprintf(stderr, "access_fuzz: reproducer script in %s\n", script_path);
+    std::abort();
+  }
+  return 0;
+}
