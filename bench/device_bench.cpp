@@ -205,6 +205,13 @@ void BM_DeviceWrite32W1C(benchmark::State& state) {
 }
 BENCHMARK(BM_DeviceWrite32W1C);
 
+// The same single-threaded and untraced: against BM_DeviceWrite32PlainSingleThreadNoTrace,
+// what the write-1-to-clear semantics alone cost.
+void BM_DeviceWrite32W1CSingleThreadNoTrace(benchmark::State& state) {
+  DeviceWrite(state, SyntheticKind::kW1c, [](uint64_t i) { return 1 | ((i & 0x7F) << 1); }, SingleThreaded(0));
+}
+BENCHMARK(BM_DeviceWrite32W1CSingleThreadNoTrace);
+
 // MASKED_n: every enable bit set, so all of bits 15:0 take the value.
 void BM_DeviceWrite32Masked(benchmark::State& state) {
   DeviceWrite(state, SyntheticKind::kMasked, [](uint64_t i) { return 0xFFFF'0000 | (i & 0xFFFF); });
