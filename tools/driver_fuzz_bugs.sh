@@ -35,7 +35,7 @@ run() {
   local execs
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$name.log" | tail -1)
   [[ -n $execs ]] || execs=$(grep -oE '^#[0-9]+' "$work/$name.log" | tail -1 | tr -d '#')
-  printf '%.1f %s %s\n' "$(echo "$end - $start" | bc)" "${execs:-?}" "$status"
+  printf '%s %s %s\n' "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }')" "${execs:-?}" "$status"
 }
 
 printf '%-26s %10s %10s  %s\n' "bug" "seconds" "execs" "first crash"

@@ -42,7 +42,7 @@ empty=$(measure empty empty_fuzz "$(max_len_of access_fuzz)")
 printf '%-34s %12s %10s\n' "empty_fuzz (the ceiling)" "$empty" "100%"
 row() {
   local label=$1 rate=$2 extra=${3:-}
-  printf '%-34s %12s %9s%%  %s\n' "$label" "$rate" "$(printf '%.2f' "$(echo "scale=4; 100 * $rate / $empty" | bc)")" "$extra"
+  printf '%-34s %12s %9s%%  %s\n' "$label" "$rate" "$(awk -v r="$rate" -v e="$empty" 'BEGIN { printf "%.2f", 100 * r / e }')" "$extra"
 }
 row regdb_fuzz "$(measure regdb_fuzz regdb_fuzz "$(max_len_of regdb_fuzz)")"
 row script_fuzz "$(measure script_fuzz script_fuzz "$(max_len_of script_fuzz)")"
