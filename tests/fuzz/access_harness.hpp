@@ -51,9 +51,13 @@ struct InvariantFailure {
 class AccessHarness {
  public:
   static constexpr size_t kMaxOps = 256;
-  // Virtual time costs real time (an OA unit writes a report every 160 ns at its fastest).
-  static constexpr uint64_t kMaxStepNs = 100'000;
-  static constexpr uint64_t kMaxInputNs = 10'000'000;
+  // Virtual time costs real time: an OA unit at its fastest triggers every
+  // 160 ns, so 1 ms is 6,250 triggers (reports, or refusals when the
+  // format or buffer is bad). A campaign found inputs spending 10 ms (the
+  // bound before) on that and ran at a fifth of its speed; 1 ms still
+  // fills and overflows the small OA buffers (128 KiB: 512 reports).
+  static constexpr uint64_t kMaxStepNs = 20'000;
+  static constexpr uint64_t kMaxInputNs = 1'000'000;
   // Every tracked register is compared with the model after each operation
   // (besides the registers the operation touched, checked one by one), in
   // one pass over the state; on databases with more registers than this,
