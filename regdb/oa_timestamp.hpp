@@ -18,10 +18,17 @@ constexpr uint64_t TimestampTicksAt(uint64_t ns, uint64_t timestamp_hz) {
   return ns / kNsPerSecond * timestamp_hz + ns % kNsPerSecond * timestamp_hz / kNsPerSecond;
 }
 
-// The first virtual time at which the counter reads `ticks`.
+// The first virtual time at which the counter reads `ticks`, or 2^64-1 ns
+// (the end of time, where the clock saturates: never) when that lies
+// beyond it, as for a timer period of 2^62 ticks.
 constexpr uint64_t NsAtTimestampTick(uint64_t ticks, uint64_t timestamp_hz) {
+  constexpr uint64_t kEndOfTime = ~uint64_t{0};
+  uint64_t seconds = ticks / timestamp_hz;
+  if (seconds > kEndOfTime / kNsPerSecond) return kEndOfTime;
+  uint64_t whole = seconds * kNsPerSecond;
   uint64_t rest = ticks % timestamp_hz * kNsPerSecond;
-  return ticks / timestamp_hz * kNsPerSecond + (rest + timestamp_hz - 1) / timestamp_hz;
+  uint64_t part = (rest + timestamp_hz - 1) / timestamp_hz;
+  return part > kEndOfTime - whole ? kEndOfTime : whole + part;
 }
 
 }  // namespace regemu::regdb

@@ -12,6 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "regdb/oa_timestamp.hpp"
 #include "tests/emulator/device_test_support.hpp"
 
 namespace regemu::emulator {
@@ -97,6 +98,37 @@ TEST_F(OaUnitTest, TheLargestTimerExponentNeverFiresInsteadOfDividingByZero) {
     // No report written: the tail (Haswell: OASTATUS1 above its size bits) is where the stream opened it.
     EXPECT_EQ(Read(std::string(db) == "bdw" ? "OATAILPTR" : "OASTATUS1") & ~uint64_t{0x3F}, kBuffer) << db;
   }
+}
+
+// Found by access_fuzz (tests/fuzz/regressions/access_fuzz/oa_timer_exponent_61_hang):
+// a period of 2^62 ticks lies past the end of time (2^64-1 ns) at any
+// timestamp rate, and converting its trigger to nanoseconds overflowed
+// into the past, so a step triggered forever.
+TEST_F(OaUnitTest, TimerPeriodsPastTheEndOfTimeNeverFireInsteadOfHanging) {
+  for (unsigned exponent : {55u, 60u, 61u, 62u}) {
+    for (const char* db : {"bdw", "hsw"}) {
+      Open(db);
+      if (std::string(db) == "bdw") OpenGen8Stream(exponent); else OpenHswStream(exponent);
+      device_->Advance(10'000'000);
+      EXPECT_EQ(Read(std::string(db) == "bdw" ? "OATAILPTR" : "OASTATUS1") & ~uint64_t{0x3F}, kBuffer)
+          << db << " exponent " << exponent;
+    }
+  }
+}
+
+TEST(OaTimestampTest, TheTimeOfATickSaturatesAtTheEndOfTime) {
+  constexpr uint64_t kEnd = ~uint64_t{0};
+  EXPECT_EQ(regdb::NsAtTimestampTick(0, 12'500'000), 0u);
+  EXPECT_EQ(regdb::NsAtTimestampTick(1, 12'500'000), 80u);
+  EXPECT_EQ(regdb::NsAtTimestampTick(12'500'001, 12'500'000), 1'000'000'080u);
+  EXPECT_EQ(regdb::NsAtTimestampTick(uint64_t{1} << 62, 12'500'000), kEnd);
+  EXPECT_EQ(regdb::NsAtTimestampTick(kEnd, 1), kEnd);
+  // The last tick before the end, exactly: 18446744073 s is under the end, its + 1 s is not.
+  EXPECT_EQ(regdb::NsAtTimestampTick(18'446'744'073, 1), 18'446'744'073'000'000'000u);
+  EXPECT_EQ(regdb::NsAtTimestampTick(18'446'744'074, 1), kEnd);
+  // Whole seconds fit, the fraction may not: the end is 0.709551615 s past them.
+  EXPECT_EQ(regdb::NsAtTimestampTick(uint64_t{18'446'744'073} * 1000 + 709, 1000), 18'446'744'073'709'000'000u);
+  EXPECT_EQ(regdb::NsAtTimestampTick(uint64_t{18'446'744'073} * 1000 + 710, 1000), kEnd);
 }
 
 TEST_F(OaUnitTest, GpuFrequencyChangesTheTickRate) {
