@@ -52,14 +52,17 @@ echo "fuzz: $target for ${seconds}s on $jobs core(s); log $log"
 # Fold what the campaign found back into the in-tree corpus (only inputs
 # that add coverage): commit them if they are worth keeping.
 before=$(find "tests/fuzz/corpus/$target" -type f | wc -l)
-"$binary" -merge=1 -max_len="$max_len" "tests/fuzz/corpus/$target" "$work/corpus" >>"$log" 2>&1 || true
+"$binary" -merge=1 -max_len="$max_len" "tests/fuzz/corpus/$target" "$work/corpus" >"$work/merge.log" 2>&1 || true
 after=$(find "tests/fuzz/corpus/$target" -type f | wc -l)
 
-last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
-execs=$(sed -nE 's/^#([0-9]+).*/\1/p' <<<"$last")
-rate=$(sed -nE 's/.*exec\/s: ([0-9]+).*/\1/p' <<<"$last")
+# -fork's own status lines ("#N: cov: ... time: Ts job: J") count every
+# job's executions; the jobs' lines ("#N NEW ...") count only their own.
+last=$(grep -E '^#[0-9]+: ' "$log" | tail -1 || true)
+execs=$(sed -nE 's/^#([0-9]+):.*/\1/p' <<<"$last")
+elapsed=$(sed -nE 's/.* time: ([0-9]+)s.*/\1/p' <<<"$last")
+rate=$(( ${elapsed:-0} > 0 ? ${execs:-0} / elapsed : 0 ))
 crashes=$(find "$work/crashes" -type f | wc -l)
-echo "fuzz: $target: ${execs:-0} executions, ${rate:-?} exec/s ($jobs jobs)"
+echo "fuzz: $target: ${execs:-0} executions in ${elapsed:-0} s, ${rate} exec/s ($jobs jobs together)"
 echo "fuzz: corpus tests/fuzz/corpus/$target: $before -> $after input(s) ($(find "$work/corpus" -type f | wc -l) in $work/corpus)"
 if ((crashes > 0)); then
   echo "fuzz: $crashes crash(es), timeout(s) or leak(s) in $work/crashes:"
