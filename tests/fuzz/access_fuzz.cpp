@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,11 +80,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto& harnesses = Harnesses();
   fuzz::AccessHarness& harness = *harnesses[data[0] % harnesses.size()];
   static const char* script_path = std::getenv("REGEMU_FUZZ_SCRIPT");
-  std::string script;
-  std::optional<fuzz::InvariantFailure> failure = harness.Run(data + 1, size - 1, script_path ? &script : nullptr);
-  if (script_path != nullptr) {
-    std::ofstream(script_path, std::ios::binary) << script;
-  }
+  // Written as it grows: a hang leaves the script up to the operation that hung.
+  std::optional<fuzz::ScriptWriter> script;
+  if (script_path != nullptr) script.emplace(script_path);
+  std::optional<fuzz::InvariantFailure> failure = harness.Run(data + 1, size - 1, script ? &*script : nullptr);
   if (failure) {
     std::fprintf(stderr, "access_fuzz: %s: operation %zu (%s): %s\n", harness.name().c_str(), failure->op_index,
                  failure->op.c_str(), failure->message.c_str());

@@ -86,7 +86,7 @@ struct Touched {
 // One input's run: the operations decoded one at a time, each executed and checked.
 class AccessHarness::Execution {
  public:
-  Execution(AccessHarness& harness, const uint8_t* data, size_t size, std::string* script)
+  Execution(AccessHarness& harness, const uint8_t* data, size_t size, ScriptWriter* script)
       : h_(harness), model_(*harness.setup_.model), device_(*harness.device_), reference_(harness.reference_),
         input_(data, size), script_(script) {}
 
@@ -362,7 +362,7 @@ class AccessHarness::Execution {
     *script_ += h_.setup_.bring_up;
     if (!h_.setup_.bring_up.empty() && h_.setup_.bring_up.back() != '\n') *script_ += "\n";
     *script_ += "# Operations:\n";
-    script_line_ = static_cast<uint32_t>(std::count(script_->begin(), script_->end(), '\n'));
+    script_line_ = static_cast<uint32_t>(std::count(script_->text().begin(), script_->text().end(), '\n'));
   }
 
   void Line(const std::string& line) {
@@ -444,7 +444,7 @@ class AccessHarness::Execution {
   emulator::Device& device_;
   ReferenceModel& reference_;
   FuzzedDataProvider input_;
-  std::string* script_;
+  ScriptWriter* script_;
   uint32_t script_line_ = 0;  // lines written so far
   Op op_;
   size_t index_ = 0;
@@ -493,7 +493,7 @@ void AccessHarness::OnTrace(const emulator::TraceEntry& entry) {
   last_entry_ = entry;
 }
 
-std::optional<InvariantFailure> AccessHarness::Run(const uint8_t* data, size_t size, std::string* script) {
+std::optional<InvariantFailure> AccessHarness::Run(const uint8_t* data, size_t size, ScriptWriter* script) {
   return Execution(*this, data, size, script).Run();
 }
 

@@ -26,6 +26,7 @@
 #include "regdb/database.hpp"
 #include "tests/fuzz/inject_menu.hpp"
 #include "tests/fuzz/reference_model.hpp"
+#include "tests/fuzz/script_writer.hpp"
 
 namespace regemu::fuzz {
 
@@ -77,7 +78,7 @@ class AccessHarness {
 
   // Runs one input from the pristine state; the first broken invariant, if
   // any. With `script`, writes the input as a reproducer script there.
-  std::optional<InvariantFailure> Run(const uint8_t* data, size_t size, std::string* script);
+  std::optional<InvariantFailure> Run(const uint8_t* data, size_t size, ScriptWriter* script);
   // 0 (the default): an input runs operations until its bytes run out, at
   // most kMaxOps. N: exactly N (at most kMaxOps) whatever its length, an
   // exhausted input reading as zeros: inputs of one length in operations,

@@ -5,6 +5,8 @@
 // made by flipping one policy in the model (a test-only hook) on a tiny
 // database, tests/fuzz/data/roundtrip.
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -62,10 +64,10 @@ TEST(AccessHarness, WhereModelAndDeviceAgreeTheReproducerPasses) {
   HarnessSetup setup = RoundTripSetup();
   AccessHarness harness(setup);
   for (const std::vector<uint8_t>& input : {kReadCtrl, kWriteCtrl}) {
-    std::string script;
+    ScriptWriter script;
     EXPECT_FALSE(harness.Run(input.data(), input.size(), &script).has_value());
-    emulator::RunResult run = Replay(setup, script);
-    EXPECT_TRUE(run.passed()) << script;
+    emulator::RunResult run = Replay(setup, script.text());
+    EXPECT_TRUE(run.passed()) << script.text();
     EXPECT_EQ(run.checks, input == kReadCtrl ? 1u : 0u);  // the read of CTRL is an `expect`
   }
 }
@@ -74,8 +76,9 @@ TEST(AccessHarness, AReadTheModelMispredictsFailsTheReproducerAtThatRead) {
   HarnessSetup setup = RoundTripSetup();
   AccessHarness harness(setup);
   harness.OverridePolicyForTest(kCtrl, 0xFFFFFFFF, regdb::Access::kWo);  // the model now reads CTRL as 0
-  std::string script;
-  auto failure = harness.Run(kReadCtrl.data(), kReadCtrl.size(), &script);
+  ScriptWriter writer;
+  auto failure = harness.Run(kReadCtrl.data(), kReadCtrl.size(), &writer);
+  const std::string& script = writer.text();
   ASSERT_TRUE(failure.has_value());
   EXPECT_EQ(failure->op_index, 0u);
   EXPECT_EQ(failure->message, "the read returned 0x1234, the model predicts 0x0");
@@ -92,8 +95,9 @@ TEST(AccessHarness, AStateTheModelMispredictsFailsTheReproducerAfterThatOperatio
   HarnessSetup setup = RoundTripSetup();
   AccessHarness harness(setup);
   harness.OverridePolicyForTest(kCtrl, 0xFFFFFFFF, regdb::Access::kRo);  // the model now ignores writes of CTRL
-  std::string script;
-  auto failure = harness.Run(kWriteCtrl.data(), kWriteCtrl.size(), &script);
+  ScriptWriter writer;
+  auto failure = harness.Run(kWriteCtrl.data(), kWriteCtrl.size(), &writer);
+  const std::string& script = writer.text();
   ASSERT_TRUE(failure.has_value());
   EXPECT_EQ(failure->op_index, 0u);
   EXPECT_EQ(failure->op, "write32 CTRL 0x55555555");
@@ -105,6 +109,27 @@ TEST(AccessHarness, AStateTheModelMispredictsFailsTheReproducerAfterThatOperatio
   ASSERT_EQ(run.failures.size(), 1u) << script;
   EXPECT_EQ(run.failures[0].loc.line, failure->script_line) << script;
   EXPECT_EQ(OpOfLine(script, run.failures[0].loc.line), 0) << script;
+}
+
+// A hang never returns from Run: the script must already be in the file,
+// up to the operation that hung. The mirror holds every piece as soon as
+// it is written.
+TEST(ScriptWriter, TheMirrorFileHoldsEachPieceAsSoonAsItIsWritten) {
+  std::string path = testing::TempDir() + "script_writer_test.script";
+  auto file_text = [&] {
+    std::ifstream file(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  };
+  {
+    ScriptWriter writer(path.c_str());
+    writer += "write32 CTRL 0x1\n";
+    EXPECT_EQ(file_text(), "write32 CTRL 0x1\n");
+    writer += "step 10ns\n";
+    EXPECT_EQ(file_text(), "write32 CTRL 0x1\nstep 10ns\n");
+    EXPECT_EQ(writer.text(), file_text());
+  }
+  ScriptWriter truncating(path.c_str());
+  EXPECT_EQ(file_text(), "") << "each input's script starts a fresh file";
 }
 
 }  // namespace

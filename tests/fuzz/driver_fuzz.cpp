@@ -19,8 +19,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -74,9 +74,10 @@ fuzz::DriverHarness& Harness() {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const i915_mini::Bugs bugs = BugsFromEnvironment();
   static const char* script_path = std::getenv("REGEMU_FUZZ_SCRIPT");
-  std::string script;
-  std::optional<fuzz::DriverFailure> failure = Harness().Run(data, size, bugs, script_path ? &script : nullptr);
-  if (script_path != nullptr) std::ofstream(script_path, std::ios::binary) << script;
+  // Written as it grows: a hang leaves the script up to the access that hung.
+  std::optional<fuzz::ScriptWriter> script;
+  if (script_path != nullptr) script.emplace(script_path);
+  std::optional<fuzz::DriverFailure> failure = Harness().Run(data, size, bugs, script ? &*script : nullptr);
   if (failure) {
     std::fprintf(stderr, "driver_fuzz: the driver failed at its access %llu: %s\n",
                  static_cast<unsigned long long>(failure->access_index), failure->message.c_str());

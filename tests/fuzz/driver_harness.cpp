@@ -232,7 +232,7 @@ DriverHarness::DriverHarness(std::shared_ptr<const emulator::Model> model, std::
 DriverHarness::~DriverHarness() = default;
 
 std::optional<DriverFailure> DriverHarness::Run(const uint8_t* data, size_t size, i915_mini::Bugs bugs,
-                                                std::string* script) {
+                                                ScriptWriter* script) {
   script_ = script;
   std::optional<DriverFailure> failure = Execution(*this, data, size, bugs).Run();
   script_ = nullptr;

@@ -25,6 +25,7 @@
 #include "emulator/device.hpp"
 #include "emulator/model.hpp"
 #include "examples/i915_mini/bugs.hpp"
+#include "tests/fuzz/script_writer.hpp"
 
 namespace regemu::fuzz {
 
@@ -54,7 +55,7 @@ class DriverHarness {
   // Runs the driver, with `bugs` switched on, on the hardware behaviour the
   // input describes, from a fresh device. With `script`, writes the run
   // there as a reproducer.
-  std::optional<DriverFailure> Run(const uint8_t* data, size_t size, i915_mini::Bugs bugs, std::string* script);
+  std::optional<DriverFailure> Run(const uint8_t* data, size_t size, i915_mini::Bugs bugs, ScriptWriter* script);
 
  private:
   class Execution;
@@ -63,7 +64,7 @@ class DriverHarness {
   std::string yaml_path_;
   std::unique_ptr<emulator::Device> device_;
   emulator::DeviceSnapshot pristine_;
-  std::string* script_ = nullptr;  // the run's reproducer, while one is written
+  ScriptWriter* script_ = nullptr;  // the run's reproducer, while one is written
 };
 
 }  // namespace regemu::fuzz

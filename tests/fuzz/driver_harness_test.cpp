@@ -62,8 +62,9 @@ TEST_P(DriverHarnessRoundTrip, TheBugsInputFailsWithItOnlyAndItsScriptStopsAtThe
   EXPECT_FALSE(harness.Run(input.data(), input.size(), {}, nullptr).has_value())
       << "the correct driver fails on this hardware";
 
-  std::string script;
-  std::optional<DriverFailure> failure = harness.Run(input.data(), input.size(), {GetParam()}, &script);
+  ScriptWriter writer;
+  std::optional<DriverFailure> failure = harness.Run(input.data(), input.size(), {GetParam()}, &writer);
+  const std::string& script = writer.text();
   ASSERT_TRUE(failure.has_value()) << "the bug went unnoticed";
 
   emulator::Script parsed = emulator::ParseScript(script, "reproducer.script", *icl.model);
