@@ -60,11 +60,14 @@ class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour> {
   InjectResult Inject(BehaviourContext&, std::string_view verb, std::span<const std::string> args,
                       std::string& error) override {
     if (verb != "forcewake-latency") return InjectResult::kNotMine;
-    if (args.size() != 1 || !std::holds_alternative<uint64_t>(regdb::ParseUnsigned(args[0]))) {
+    auto usage = [&] {
       error = "usage: inject forcewake-latency NANOSECONDS";
       return InjectResult::kBadArguments;
-    }
-    latency_ns_ = std::get<uint64_t>(regdb::ParseUnsigned(args[0]));
+    };
+    if (args.size() != 1) return usage();
+    auto parsed = regdb::ParseUnsigned(args[0]);
+    if (!std::holds_alternative<uint64_t>(parsed)) return usage();
+    latency_ns_ = std::get<uint64_t>(parsed);
     return InjectResult::kDone;
   }
 

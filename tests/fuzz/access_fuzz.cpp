@@ -13,6 +13,7 @@
 //     operations made once by a fixed-seed generator (first byte 0 hsw, 1 bdw,
 //     2 icl), plus what campaigns merged in
 //   dictionary:  tests/fuzz/access_fuzz.dict (write values; the format is binary)
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -44,15 +45,8 @@ std::string BringUp(std::string_view database) {
 }
 
 bool Allowed(std::string_view name) {
-  const char* list = std::getenv("REGEMU_FUZZ_DEVICES");
-  if (list == nullptr || *list == '\0') return true;
-  std::string_view rest = list;
-  while (!rest.empty()) {
-    size_t comma = rest.find(',');
-    if (rest.substr(0, comma) == name) return true;
-    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-  }
-  return false;
+  static const std::vector<std::string_view> allowed = fuzz::NamesFromEnvironment("REGEMU_FUZZ_DEVICES");
+  return allowed.empty() || std::find(allowed.begin(), allowed.end(), name) != allowed.end();
 }
 
 std::vector<std::unique_ptr<fuzz::AccessHarness>>& Harnesses() {

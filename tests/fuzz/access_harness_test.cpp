@@ -60,6 +60,15 @@ emulator::RunResult Replay(const HarnessSetup& setup, const std::string& script_
   return emulator::RunScript(script, device, {.policy = emulator::ViolationPolicy::Lenient()});
 }
 
+// Replayed, the reproducer fails once, at `line`, which belongs to operation `op`.
+void ExpectReplayFailsOnlyAt(const HarnessSetup& setup, const std::string& script, uint32_t line, int op) {
+  emulator::RunResult run = Replay(setup, script);
+  ASSERT_FALSE(run.passed()) << script;
+  ASSERT_EQ(run.failures.size(), 1u) << script;
+  EXPECT_EQ(run.failures[0].loc.line, line) << script;
+  EXPECT_EQ(OpOfLine(script, run.failures[0].loc.line), op) << script;
+}
+
 TEST(AccessHarness, WhereModelAndDeviceAgreeTheReproducerPasses) {
   HarnessSetup setup = RoundTripSetup();
   AccessHarness harness(setup);
@@ -84,11 +93,7 @@ TEST(AccessHarness, AReadTheModelMispredictsFailsTheReproducerAtThatRead) {
   EXPECT_EQ(failure->message, "the read returned 0x1234, the model predicts 0x0");
   ASSERT_NE(failure->script_line, 0u);
 
-  emulator::RunResult run = Replay(setup, script);
-  ASSERT_FALSE(run.passed()) << script;
-  ASSERT_EQ(run.failures.size(), 1u) << script;
-  EXPECT_EQ(run.failures[0].loc.line, failure->script_line) << script;
-  EXPECT_EQ(OpOfLine(script, run.failures[0].loc.line), 0) << script;
+  ExpectReplayFailsOnlyAt(setup, script, failure->script_line, 0);
 }
 
 TEST(AccessHarness, AStateTheModelMispredictsFailsTheReproducerAfterThatOperation) {
@@ -104,11 +109,7 @@ TEST(AccessHarness, AStateTheModelMispredictsFailsTheReproducerAfterThatOperatio
   EXPECT_EQ(failure->message, "CTRL holds 0x55555555, the model 0x1234");
   ASSERT_NE(failure->script_line, 0u);
 
-  emulator::RunResult run = Replay(setup, script);
-  ASSERT_FALSE(run.passed()) << script;
-  ASSERT_EQ(run.failures.size(), 1u) << script;
-  EXPECT_EQ(run.failures[0].loc.line, failure->script_line) << script;
-  EXPECT_EQ(OpOfLine(script, run.failures[0].loc.line), 0) << script;
+  ExpectReplayFailsOnlyAt(setup, script, failure->script_line, 0);
 }
 
 // A hang never returns from Run: the script must already be in the file,

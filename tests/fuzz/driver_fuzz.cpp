@@ -33,13 +33,8 @@ using namespace regemu;
 namespace {
 
 i915_mini::Bugs BugsFromEnvironment() {
-  const char* list = std::getenv("REGEMU_FUZZ_BUG");
-  if (list == nullptr || *list == '\0') return {};
   i915_mini::Bugs bugs;
-  std::string_view rest = list;
-  while (!rest.empty()) {
-    size_t comma = rest.find(',');
-    std::string_view name = rest.substr(0, comma);
+  for (std::string_view name : fuzz::NamesFromEnvironment("REGEMU_FUZZ_BUG")) {
     bool known = false;
     for (i915_mini::Bug bug : i915_mini::kAllBugs) {
       if (i915_mini::BugName(bug) != name) continue;
@@ -53,19 +48,13 @@ i915_mini::Bugs BugsFromEnvironment() {
                    static_cast<int>(name.size()), name.data(), names.c_str());
       std::exit(2);
     }
-    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
   }
   return bugs;
 }
 
 fuzz::DriverHarness& Harness() {
-  static fuzz::DriverHarness harness = [] {
-    for (const fuzz::ShippedDevice& shipped : fuzz::ShippedDevices()) {
-      if (shipped.name == "icl") return fuzz::DriverHarness(shipped.model, shipped.yaml_path);
-    }
-    std::fprintf(stderr, "driver_fuzz: no icl among the shipped databases\n");
-    std::abort();
-  }();
+  static const fuzz::ShippedDevice& icl = fuzz::ShippedDeviceNamed("icl");
+  static fuzz::DriverHarness harness(icl.model, icl.yaml_path);
   return harness;
 }
 

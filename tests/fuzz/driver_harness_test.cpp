@@ -23,14 +23,6 @@
 namespace regemu::fuzz {
 namespace {
 
-const ShippedDevice& Icl() {
-  for (const ShippedDevice& shipped : ShippedDevices()) {
-    if (shipped.name == "icl") return shipped;
-  }
-  ADD_FAILURE() << "no icl among the shipped databases";
-  return ShippedDevices().front();
-}
-
 std::vector<uint8_t> InputFor(i915_mini::Bug bug) {
   std::string path = std::string(REGEMU_SOURCE_DIR "/tests/fuzz/data/driver/") + std::string(i915_mini::BugName(bug));
   std::ifstream file(path, std::ios::binary);
@@ -55,7 +47,7 @@ uint32_t LastCommandLine(const std::string& script) {
 class DriverHarnessRoundTrip : public testing::TestWithParam<i915_mini::Bug> {};
 
 TEST_P(DriverHarnessRoundTrip, TheBugsInputFailsWithItOnlyAndItsScriptStopsAtTheViolation) {
-  const ShippedDevice& icl = Icl();
+  const ShippedDevice& icl = ShippedDeviceNamed("icl");
   DriverHarness harness(icl.model, icl.yaml_path);
   std::vector<uint8_t> input = InputFor(GetParam());
 

@@ -44,4 +44,25 @@ const std::vector<ShippedDevice>& ShippedDevices() {
   return devices;
 }
 
+const ShippedDevice& ShippedDeviceNamed(std::string_view name) {
+  for (const ShippedDevice& shipped : ShippedDevices()) {
+    if (shipped.name == name) return shipped;
+  }
+  std::fprintf(stderr, "fuzz: no shipped database '%.*s' (there are hsw, bdw and icl)\n", static_cast<int>(name.size()),
+               name.data());
+  std::abort();
+}
+
+std::vector<std::string_view> NamesFromEnvironment(const char* variable) {
+  std::vector<std::string_view> names;
+  const char* list = std::getenv(variable);
+  std::string_view rest = list == nullptr ? std::string_view() : std::string_view(list);
+  while (!rest.empty()) {
+    size_t comma = rest.find(',');
+    if (std::string_view name = rest.substr(0, comma); !name.empty()) names.push_back(name);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return names;
+}
+
 }  // namespace regemu::fuzz

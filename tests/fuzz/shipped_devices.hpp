@@ -3,6 +3,7 @@
 // recompiled a model per input would spend its time in the YAML parser.
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "emulator/model.hpp"
@@ -22,5 +23,11 @@ struct ShippedDevice {
 // tree's yaml/. Aborts with a message when one does not load: the target
 // would be fuzzing nothing.
 const std::vector<ShippedDevice>& ShippedDevices();
+// The one named `name` ("icl"); aborts with a message when there is none.
+const ShippedDevice& ShippedDeviceNamed(std::string_view name);
+
+// The comma-separated names in environment variable `variable` (empty
+// names skipped); none when it is unset or empty.
+std::vector<std::string_view> NamesFromEnvironment(const char* variable);
 
 }  // namespace regemu::fuzz
