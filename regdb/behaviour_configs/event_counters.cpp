@@ -1,0 +1,386 @@
+// `kind: event-counters`: the check of a section (yaml/README.md
+// "event-counters"): the event catalog, the slots (expanded from
+// `count: N` templates, `{n}` standing for the element's number), the
+// offcore response registers, the clocks and the protocol rules.
+#include "regdb/behaviour_configs/event_counters.hpp"
+
+#include <array>
+#include <cctype>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "regdb/behaviour_kinds.hpp"
+#include "regdb/names.hpp"
+#include "regdb/spelling.hpp"
+
+namespace regemu::regdb {
+namespace {
+
+using Config = EventCountersConfig;
+
+std::string Substitute(std::string text, uint32_t n) {
+  for (size_t at = text.find("{n}"); at != std::string::npos; at = text.find("{n}", at)) {
+    text.replace(at, 3, std::to_string(n));
+  }
+  return text;
+}
+
+class Checker {
+ public:
+  Checker(const BehaviourSpec& spec, const Database& database, SchemaReader& reader)
+      : spec_(spec), db_(database), reader_(reader) {}
+
+  std::unique_ptr<BehaviourConfig> Run() {
+    static constexpr std::array<std::string_view, 9> kKeys{"kind",  "name",      "events", "slots", "responses",
+                                                           "rates", "cycles", "cpu_mode", "rules"};
+    if (!reader_.ExpectMap(spec_.yaml, "an event-counters behaviour", kKeys)) return nullptr;
+    if (const YamlNode* events = reader_.Required(spec_.yaml, "events", What())) ReadEvents(*events);
+    if (const YamlNode* responses = spec_.yaml.Find("responses")) ReadResponses(*responses);
+    if (const YamlNode* slots = reader_.Required(spec_.yaml, "slots", What())) ReadSlots(*slots);
+    if (const YamlNode* rates = spec_.yaml.Find("rates")) ReadRates(*rates);
+    if (const YamlNode* cycles = spec_.yaml.Find("cycles")) config_->cycles_event = EventNamed(*cycles);
+    if (const YamlNode* mode = spec_.yaml.Find("cpu_mode")) {
+      config_->starts_in_user_mode = reader_.Choice<bool>(*mode, "cpu_mode", {{"kernel", false}, {"user", true}}).value_or(false);
+    }
+    if (const YamlNode* rules = spec_.yaml.Find("rules")) ReadRules(*rules);
+    return std::move(config_);
+  }
+
+ private:
+  std::string What() const { return "event-counters behaviour '" + spec_.name + "'"; }
+
+  // ------------------------------------------------------------ catalog
+
+  void ReadEvents(const YamlNode& events) {
+    static constexpr std::array<std::string_view, 8> kKeys{"name", "select", "fixed", "response",
+                                                           "same_as", "unit", "doc", "ref"};
+    if (!reader_.ExpectSequence(events, "events")) return;
+    std::vector<std::pair<uint32_t, const YamlNode*>> same_as;  // (event, its same_as)
+    for (const YamlNode& node : events.children) {
+      if (!reader_.ExpectMap(node, "an event", kKeys)) continue;
+      Config::Event event;
+      if (const YamlNode* name = reader_.Required(node, "name", "event")) {
+        event.name = reader_.Text(*name, "event name").value_or("");
+        if (!IsEventName(event.name)) {
+          reader_.Error(*name, "event name '" + event.name + "' must be letters, digits, '_' and '.'");
+        } else if (!index_.emplace(event.name, static_cast<uint32_t>(config_->events.size())).second) {
+          reader_.Error(*name, "event '" + event.name + "' is listed twice");
+        }
+      }
+      if (const YamlNode* select = node.Find("select")) event.select = ReadFieldValues(*select, "select");
+      // `fixed: N`: wired to fixed counter N (a slot names it with `event`).
+      if (const YamlNode* fixed = node.Find("fixed")) event.fixed = reader_.Unsigned(*fixed, "fixed counter number", 0, 63).has_value();
+      if (event.fixed && !event.select.empty()) {
+        reader_.Error(node, "event '" + event.name + "' is `fixed` (counted by a slot naming it) and has a `select`");
+      }
+      if (const YamlNode* response = node.Find("response")) event.response = reader_.Unsigned(*response, "response");
+      if (const YamlNode* other = node.Find("same_as")) {
+        same_as.emplace_back(static_cast<uint32_t>(config_->events.size()), other);
+      }
+      if (const YamlNode* unit = node.Find("unit")) event.unit = reader_.Text(*unit, "unit").value_or("");
+      if (const YamlNode* doc = node.Find("doc")) event.doc = reader_.Text(*doc, "doc").value_or("");
+      if (const YamlNode* ref = node.Find("ref")) event.ref = reader_.Text(*ref, "ref").value_or("");
+      config_->events.push_back(std::move(event));
+    }
+    // Roots: an event `same_as` another counts that one's occurrences.
+    for (uint32_t i = 0; i < config_->events.size(); ++i) config_->events[i].root = i;
+    for (const auto& [self, node] : same_as) {
+      std::optional<uint32_t> target = EventNamed(*node);
+      if (!target) continue;
+      if (*target == self || config_->events[*target].root != *target || same_as_targets_of(*target, same_as)) {
+        reader_.Error(*node, "`same_as` must name another event that is not itself `same_as` one");
+        continue;
+      }
+      config_->events[self].root = *target;
+    }
+  }
+
+  static bool same_as_targets_of(uint32_t event, const std::vector<std::pair<uint32_t, const YamlNode*>>& same_as) {
+    for (const auto& entry : same_as) {
+      if (entry.first == event) return true;
+    }
+    return false;
+  }
+
+  static bool IsEventName(std::string_view name) {
+    if (name.empty()) return false;
+    for (char c : name) {
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return false;
+    }
+    return true;
+  }
+
+  std::optional<uint32_t> EventNamed(const YamlNode& node) {
+    auto name = reader_.Text(node, "event");
+    if (!name) return std::nullopt;
+    if (auto it = index_.find(*name); it != index_.end()) return it->second;
+    std::vector<std::string_view> names = NamesOf(config_->events);
+    reader_.Error(node, What() + " names unknown event '" + *name + "'" + DidYouMean(*name, names));
+    return std::nullopt;
+  }
+
+  std::vector<std::pair<std::string, uint64_t>> ReadFieldValues(const YamlNode& map, std::string_view what) {
+    std::vector<std::pair<std::string, uint64_t>> out;
+    if (!map.IsMap()) {
+      reader_.Error(map, std::string(what) + " must be a mapping of field names to values");
+      return out;
+    }
+    for (size_t i = 0; i < map.MapSize(); ++i) {
+      auto field = reader_.Identifier(map.MapKey(i), "field name");
+      auto value = reader_.Unsigned(map.MapValue(i), "field value");
+      if (field && value) out.emplace_back(*field, *value);
+    }
+    return out;
+  }
+
+  // -------------------------------------------------------------- slots
+
+  void ReadSlots(const YamlNode& slots) {
+    if (!reader_.ExpectSequence(slots, "slots")) return;
+    for (const YamlNode& node : slots.children) ReadSlotTemplate(node);
+  }
+
+  void ReadSlotTemplate(const YamlNode& node) {
+    static constexpr std::array<std::string_view, 21> kKeys{
+        "name",   "count",     "start",         "select", "event",         "counter",  "counter_write",
+        "views",  "width",     "enable",        "user",   "kernel",        "edge",     "invert",
+        "cmask",  "interrupt", "global_enable", "status", "status_clear",  "doc",      "ref"};
+    if (!reader_.ExpectMap(node, "a slot", kKeys)) return;
+    uint32_t count = 1;
+    uint32_t start = 0;
+    if (const YamlNode* n = node.Find("count")) count = static_cast<uint32_t>(reader_.Unsigned(*n, "count", 1, 64).value_or(1));
+    if (const YamlNode* n = node.Find("start")) start = static_cast<uint32_t>(reader_.Unsigned(*n, "start", 0, 1024).value_or(0));
+    const YamlNode* name = reader_.Required(node, "name", "slot");
+    if (!name) return;
+    auto name_text = reader_.Text(*name, "slot name");
+    if (!name_text) return;
+    if (count > 1 && name_text->find("{n}") == std::string::npos) {
+      reader_.Error(*name, "a slot with `count` needs `{n}` in its name");
+      return;
+    }
+    for (uint32_t i = 0; i < count; ++i) ReadSlot(node, Substitute(*name_text, start + i), start + i, i);
+  }
+
+  void ReadSlot(const YamlNode& node, std::string name, uint32_t n, uint32_t element) {
+    Config::Slot slot;
+    slot.name = std::move(name);
+    for (const Config::Slot& other : config_->slots) {
+      if (other.name == slot.name) reader_.Error(*node.Find("name"), "slot '" + slot.name + "' is defined twice");
+    }
+    const Register* select = nullptr;
+    if (const YamlNode* s = node.Find("select")) {
+      select = RegisterAt(*s, n);
+      if (select) slot.select = db_.IndexOf(*select);
+    }
+    if (const YamlNode* e = node.Find("event")) {
+      const YamlNode* item = e;
+      if (e->IsSequence()) {
+        if (element >= e->children.size()) {
+          reader_.Error(*e, "slot '" + slot.name + "': `event` lists fewer events than `count`");
+          item = nullptr;
+        } else {
+          item = &e->children[element];
+        }
+      }
+      if (item) {
+        if (auto event = EventNamed(*item)) {
+          slot.fixed_event = *event;
+          if (!config_->events[*event].fixed) reader_.Error(*item, "event '" + config_->events[*event].name + "' is not a fixed event (`fixed: N`)");
+        }
+      }
+      if (select) reader_.Error(*e, "slot '" + slot.name + "' has both a `select` register and a fixed `event`");
+    } else if (!select) {
+      reader_.Error(node, "slot '" + slot.name + "' needs a `select` register or a fixed `event`");
+    }
+    if (const YamlNode* c = reader_.Required(node, "counter", "slot")) ReadCounter(*c, n, slot);
+    if (const YamlNode* w = node.Find("counter_write")) {
+      slot.lo.sign_extend_32 =
+          reader_.Choice<bool>(*w, "counter_write", {{"full", false}, {"sign-extend-32", true}}).value_or(false);
+    }
+    if (const YamlNode* views = node.Find("views")) {
+      if (reader_.ExpectSequence(*views, "views")) {
+        for (const YamlNode& v : views->children) {
+          if (const Register* reg = RegisterAt(v, n)) slot.views.push_back({db_.IndexOf(*reg), false});
+        }
+      }
+    }
+    unsigned max_width = slot.hi != Config::kNone ? 64 : (slot.lo.reg != Config::kNone ? db_.registers[slot.lo.reg].width : 64);
+    slot.width = max_width;
+    if (const YamlNode* w = node.Find("width")) slot.width = static_cast<unsigned>(reader_.Unsigned(*w, "width", 1, max_width).value_or(max_width));
+    struct Role {
+      std::string_view key;
+      Config::FieldOf Config::Slot::*member;
+    };
+    static constexpr std::array<Role, 10> kRoles{{{"enable", &Config::Slot::enable},
+                                                  {"user", &Config::Slot::user},
+                                                  {"kernel", &Config::Slot::kernel},
+                                                  {"edge", &Config::Slot::edge},
+                                                  {"invert", &Config::Slot::invert},
+                                                  {"cmask", &Config::Slot::cmask},
+                                                  {"interrupt", &Config::Slot::interrupt},
+                                                  {"global_enable", &Config::Slot::global_enable},
+                                                  {"status", &Config::Slot::status},
+                                                  {"status_clear", &Config::Slot::status_clear}}};
+    for (const Role& role : kRoles) {
+      if (const YamlNode* f = node.Find(role.key)) slot.*role.member = FieldAt(*f, n, select, role.key);
+    }
+    if (slot.status_clear.present() && !slot.status.present()) {
+      reader_.Error(*node.Find("status_clear"), "slot '" + slot.name + "' has `status_clear` but no `status`");
+    }
+    ResolveMatches(slot, select);
+    config_->slots.push_back(std::move(slot));
+  }
+
+  void ReadCounter(const YamlNode& node, uint32_t n, Config::Slot& slot) {
+    if (node.IsMap()) {
+      static constexpr std::array<std::string_view, 2> kKeys{"lo", "hi"};
+      if (!reader_.ExpectMap(node, "a LO/HI counter pair", kKeys)) return;
+      const YamlNode* lo = reader_.Required(node, "lo", "counter pair");
+      const YamlNode* hi = reader_.Required(node, "hi", "counter pair");
+      if (!lo || !hi) return;
+      const Register* lo_reg = RegisterAt(*lo, n);
+      const Register* hi_reg = RegisterAt(*hi, n);
+      if (!lo_reg || !hi_reg) return;
+      if (lo_reg->width != 32 || hi_reg->width != 32) reader_.Error(node, "a LO/HI counter pair is two 32-bit registers");
+      slot.lo.reg = db_.IndexOf(*lo_reg);
+      slot.hi = db_.IndexOf(*hi_reg);
+      return;
+    }
+    if (const Register* reg = RegisterAt(node, n)) slot.lo.reg = db_.IndexOf(*reg);
+  }
+
+  const Register* RegisterAt(const YamlNode& node, uint32_t n) {
+    auto text = reader_.Text(node, "register");
+    if (!text) return nullptr;
+    std::string name = Substitute(*text, n);
+    if (const Register* reg = db_.RegisterNamed(name)) return reg;
+    reader_.Error(node, What() + " names unknown register '" + name + "'" + DidYouMean(name, NamesOf(db_.registers)));
+    return nullptr;
+  }
+
+  // `FIELD` (of the slot's select register) or `REGISTER.FIELD`.
+  Config::FieldOf FieldAt(const YamlNode& node, uint32_t n, const Register* select, std::string_view role) {
+    Config::FieldOf out;
+    auto text = reader_.Text(node, role);
+    if (!text) return out;
+    std::string ref = Substitute(*text, n);
+    const Register* reg = select;
+    std::string field_name = ref;
+    if (size_t dot = ref.find('.'); dot != std::string::npos) {
+      std::string reg_name = ref.substr(0, dot);
+      field_name = ref.substr(dot + 1);
+      reg = db_.RegisterNamed(reg_name);
+      if (!reg) {
+        reader_.Error(node, What() + " names unknown register '" + reg_name + "'" +
+                                DidYouMean(reg_name, NamesOf(db_.registers)));
+        return out;
+      }
+    } else if (!reg) {
+      reader_.Error(node, "`" + std::string(role) + ": " + ref + "` names a field of the select register, and this slot has none; write REGISTER.FIELD");
+      return out;
+    }
+    const Field* field = reg->FindField(field_name);
+    if (!field) {
+      reader_.Error(node, "register '" + reg->name + "' has no field '" + field_name + "'" + DidYouMean(field_name, NamesOf(reg->fields)));
+      return out;
+    }
+    out.reg = db_.IndexOf(*reg);
+    out.bits = FieldBits::Of(field->mask());
+    return out;
+  }
+
+  // Per event, the ways the slot's select picks it (none: it cannot).
+  void ResolveMatches(Config::Slot& slot, const Register* select) {
+    slot.matches.resize(config_->events.size());
+    if (!select) return;
+    for (size_t e = 0; e < config_->events.size(); ++e) {
+      const Config::Event& event = config_->events[e];
+      if (event.fixed || event.select.empty()) continue;
+      if (!event.response) {
+        if (auto match = MatchOf(*select, event.select, {})) slot.matches[e].push_back(*match);
+        continue;
+      }
+      // An offcore event: the select's fields that pick a response register
+      // (`when`) come from each response entry instead of the catalog.
+      for (const Config::Response& response : config_->responses) {
+        std::vector<std::pair<std::string, uint64_t>> fields = response.when;
+        for (const auto& field : event.select) {
+          bool in_when = false;
+          for (const auto& w : response.when) in_when |= w.first == field.first;
+          if (!in_when) fields.push_back(field);
+        }
+        if (auto match = MatchOf(*select, fields, {})) {
+          match->response_register = response.reg;
+          slot.matches[e].push_back(*match);
+        }
+      }
+    }
+  }
+
+  // The (mask, value) selecting `fields` in `select`; none when a field is
+  // missing or its value does not fit (the slot cannot count the event).
+  static std::optional<Config::Match> MatchOf(const Register& select,
+                                              const std::vector<std::pair<std::string, uint64_t>>& fields,
+                                              Config::Match match) {
+    for (const auto& [field_name, value] : fields) {
+      const Field* field = select.FindField(field_name);
+      if (!field || value > (field->mask() >> field->bits.lsb)) return std::nullopt;
+      match.mask |= field->mask();
+      match.value |= value << field->bits.lsb;
+    }
+    return match;
+  }
+
+  void ReadResponses(const YamlNode& responses) {
+    static constexpr std::array<std::string_view, 2> kKeys{"when", "register"};
+    if (!reader_.ExpectSequence(responses, "responses")) return;
+    for (const YamlNode& node : responses.children) {
+      if (!reader_.ExpectMap(node, "a response register", kKeys)) continue;
+      Config::Response response;
+      if (const YamlNode* when = reader_.Required(node, "when", "response register")) response.when = ReadFieldValues(*when, "when");
+      if (const YamlNode* reg = reader_.Required(node, "register", "response register")) {
+        if (const Register* r = RegisterAt(*reg, 0)) response.reg = db_.IndexOf(*r);
+      }
+      config_->responses.push_back(std::move(response));
+    }
+  }
+
+  void ReadRates(const YamlNode& rates) {
+    if (!rates.IsMap()) {
+      reader_.Error(rates, "`rates` must map event names to events per microsecond");
+      return;
+    }
+    for (size_t i = 0; i < rates.MapSize(); ++i) {
+      std::optional<uint32_t> event = EventNamed(rates.MapKey(i));
+      auto per_us = reader_.Unsigned(rates.MapValue(i), "events per microsecond", 0, 1'000'000'000);
+      if (event && per_us) config_->rates.emplace_back(*event, *per_us * 1000);
+    }
+  }
+
+  void ReadRules(const YamlNode& rules) {
+    if (!reader_.ExpectSequence(rules, "rules")) return;
+    for (const YamlNode& node : rules.children) {
+      auto rule = reader_.Choice<int>(node, "rule", {{"write-while-counting", 0}, {"enable-with-pending-overflow", 1}});
+      if (rule == 0) config_->rule_write_while_counting = true;
+      if (rule == 1) config_->rule_enable_with_pending_overflow = true;
+    }
+  }
+
+  const BehaviourSpec& spec_;
+  const Database& db_;
+  SchemaReader& reader_;
+  std::unique_ptr<Config> config_ = std::make_unique<Config>();
+  std::unordered_map<std::string, uint32_t> index_;
+};
+
+}  // namespace
+
+std::unique_ptr<BehaviourConfig> CheckEventCountersConfig(const BehaviourSpec& spec, const Database& database,
+                                                          SchemaReader& reader) {
+  return Checker(spec, database, reader).Run();
+}
+
+}  // namespace regemu::regdb

@@ -1,0 +1,91 @@
+#pragma once
+// `kind: event-counters`: a block of event-counter slots (a CPU PMU, a GPU
+// block's perf counters) with an event catalog; yaml/README.md
+// "event-counters" has the schema and what is and is not modelled.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "regdb/behaviour_config.hpp"
+#include "regdb/database.hpp"
+
+namespace regemu::regdb {
+
+struct EventCountersConfig : BehaviourConfig {
+  static constexpr RegisterIndex kNone = ~RegisterIndex{0};
+
+  // A field of some register (`FIELD` of the slot's select register, or
+  // `REGISTER.FIELD`); absent when reg is kNone.
+  struct FieldOf {
+    RegisterIndex reg = kNone;
+    FieldBits bits;
+    bool present() const { return reg != kNone; }
+  };
+
+  struct Event {
+    std::string name;
+    std::string unit;
+    std::string doc;
+    std::string ref;
+    // Select-register field values by field name, as the catalog gives them;
+    // each slot resolves them against its own select register.
+    std::vector<std::pair<std::string, uint64_t>> select;
+    std::optional<uint64_t> response;  // an offcore-response event: the response register's value
+    bool fixed = false;                // counted only by a fixed slot naming it
+    // `same_as`: the event whose occurrences this one counts (itself when
+    // none), e.g. CPU_CLK_UNHALTED.CORE_P on a GP counter and .CORE on the
+    // fixed one: one injection reaches both.
+    uint32_t root = 0;
+  };
+
+  // One way a slot's select picks an event: (select & mask) == value and,
+  // for an offcore event, the response register the select picks holds the
+  // event's response value.
+  struct Match {
+    uint64_t mask = 0;
+    uint64_t value = 0;
+    RegisterIndex response_register = kNone;
+  };
+
+  struct View {
+    RegisterIndex reg = kNone;
+    bool sign_extend_32 = false;  // a write's low 32 bits, sign-extended (IA32_PMCx legacy writes)
+  };
+
+  struct Slot {
+    std::string name;
+    RegisterIndex select = kNone;  // none: a fixed slot
+    uint32_t fixed_event = 0;      // a fixed slot's event (index into events)
+    // The count: one register, or a LO/HI pair (hi != kNone). Writes to
+    // any view set the count; every view shows it.
+    View lo;
+    RegisterIndex hi = kNone;
+    std::vector<View> views;  // more registers showing the same count (IA32_A_PMCx)
+    unsigned width = 64;
+    FieldOf enable, user, kernel, edge, invert, cmask, interrupt, global_enable, status, status_clear;
+    std::vector<std::vector<Match>> matches;  // per event; empty: this slot cannot count it
+  };
+
+  // `responses`: the register an offcore event's response value is read
+  // from, picked by the slot's select (e.g. UMASK 1 -> MSR_OFFCORE_RSP_0).
+  struct Response {
+    std::vector<std::pair<std::string, uint64_t>> when;
+    RegisterIndex reg = kNone;
+  };
+
+  std::vector<Event> events;
+  std::vector<Slot> slots;
+  std::vector<Response> responses;
+  // Events that occur at a rate from reset (clocks), in milli-events per µs.
+  std::vector<std::pair<uint32_t, uint64_t>> rates;
+  std::optional<uint32_t> cycles_event;  // the event whose rate is the core clock (cmask, edge)
+  bool starts_in_user_mode = false;      // `cpu_mode` at reset
+  // Protocol rules (yaml/README.md): a counter written while it counts; a
+  // counter starting to count while its overflow is unacknowledged.
+  bool rule_write_while_counting = false;
+  bool rule_enable_with_pending_overflow = false;
+};
+
+}  // namespace regemu::regdb
