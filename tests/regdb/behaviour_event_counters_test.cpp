@@ -1,0 +1,198 @@
+// The `event-counters` configuration check (yaml/README.md
+// "event-counters"): slot templates expand with `{n}`, registers and
+// FIELD / REGISTER.FIELD references resolve (with a close match), catalog
+// selects resolve per slot into masks, offcore events take their select
+// from the response entries, `same_as` makes roots, and every mistake is
+// reported at its place.
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "regdb/behaviour_configs/event_counters.hpp"
+#include "tests/regdb/test_support.hpp"
+
+namespace regemu::regdb {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using testing_support::CheckYaml;
+using testing_support::ConfigAs;
+using testing_support::ErrorAt;
+using testing_support::Rendered;
+
+// Ten lines of device; each test's behaviour starts on line 11.
+constexpr const char* kDevice = R"(device: pmu
+spaces:
+  - {name: msr, kind: msr, size: 0x1000}
+registers:
+  - {name: "SEL{n}", space: msr, offset: 0x186, width: 64, array: {count: 2, stride: 1}, fields: [{name: EVENT, bits: "7:0"}, {name: UMASK, bits: "15:8"}, {name: USR, bits: 16}, {name: OS, bits: 17}, {name: INT, bits: 20}, {name: EN, bits: 22}, {name: CMASK, bits: "31:24"}]}
+  - {name: "CTR{n}", space: msr, offset: 0xC1, width: 64, array: {count: 3, stride: 1}}
+  - {name: GCTRL, space: msr, offset: 0x38F, width: 64, fields: [{name: EN0, bits: 0}, {name: EN1, bits: 1}, {name: ENF, bits: 32}]}
+  - {name: GSTATUS, space: msr, offset: 0x38E, width: 64, fields: [{name: OVF0, bits: 0}, {name: OVF1, bits: 1}]}
+  - {name: RSP, space: msr, offset: 0x1A6, width: 64}
+behaviours:
+)";
+
+std::string Pmu(const std::string& behaviour) { return std::string(kDevice) + behaviour; }
+
+constexpr const char* kGood = R"(  - name: pmu
+    kind: event-counters
+    cycles: CYCLES
+    rates: {CYCLES: 1000}
+    rules: [write-while-counting]
+    responses: [{when: {UMASK: 0x01}, register: RSP}]
+    slots:
+      - {name: "GP{n}", count: 2, select: "SEL{n}", counter: "CTR{n}", width: 48, enable: EN, user: USR, kernel: OS, cmask: CMASK, interrupt: INT, global_enable: "GCTRL.EN{n}", status: "GSTATUS.OVF{n}"}
+      - {name: FIX, event: CYCLES, counter: CTR2, global_enable: GCTRL.ENF}
+    events:
+      - {name: CYCLES, fixed: 0, unit: cycles}
+      - {name: CYCLES_P, select: {EVENT: 0x3C}, same_as: CYCLES}
+      - {name: LOADS.ALL, select: {EVENT: 0xD0, UMASK: 0x81}, unit: uops, doc: "Loads retired", ref: "test"}
+      - {name: WIDE, select: {EVENT: 0x01, UMASK: 0x100}}
+      - {name: OFFCORE.X, select: {EVENT: 0xB7, UMASK: 0x01}, response: 0x10001}
+)";
+
+TEST(EventCountersConfigTest, WellFormedConfigIsResolved) {
+  LoadedDatabase loaded = CheckYaml(Pmu(kGood));
+  ASSERT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
+  const Database& db = loaded.database;
+  const EventCountersConfig* config = ConfigAs<EventCountersConfig>(db.behaviours[0]);
+  ASSERT_NE(config, nullptr);
+  ASSERT_EQ(config->events.size(), 5u);
+  EXPECT_TRUE(config->events[0].fixed);
+  EXPECT_EQ(config->events[1].root, 0u);  // CYCLES_P counts CYCLES' occurrences
+  EXPECT_EQ(config->events[2].root, 2u);
+  EXPECT_EQ(config->events[2].doc, "Loads retired");
+  ASSERT_EQ(config->slots.size(), 3u);
+  const EventCountersConfig::Slot& gp1 = config->slots[1];
+  EXPECT_EQ(gp1.name, "GP1");
+  EXPECT_EQ(gp1.select, db.FindRegister("SEL1"));
+  EXPECT_EQ(gp1.lo.reg, db.FindRegister("CTR1"));
+  EXPECT_EQ(gp1.width, 48u);
+  EXPECT_EQ(gp1.enable.reg, db.FindRegister("SEL1"));
+  EXPECT_EQ(gp1.enable.bits.mask, uint64_t{1} << 22);
+  EXPECT_EQ(gp1.global_enable.reg, db.FindRegister("GCTRL"));
+  EXPECT_EQ(gp1.global_enable.bits.mask, 0x2u);
+  EXPECT_EQ(gp1.status.bits.mask, 0x2u);
+  EXPECT_FALSE(gp1.status_clear.present());
+  // LOADS.ALL: EVENT 0xD0, UMASK 0x81 in SEL1's bits.
+  ASSERT_EQ(gp1.matches[2].size(), 1u);
+  EXPECT_EQ(gp1.matches[2][0].mask, 0xFFFFu);
+  EXPECT_EQ(gp1.matches[2][0].value, 0x81D0u);
+  // WIDE's UMASK does not fit the field: no slot can count it.
+  EXPECT_THAT(gp1.matches[3], IsEmpty());
+  // The offcore event: its UMASK comes from the response entry, which names RSP.
+  ASSERT_EQ(gp1.matches[4].size(), 1u);
+  EXPECT_EQ(gp1.matches[4][0].value, 0x01B7u);
+  EXPECT_EQ(gp1.matches[4][0].response_register, db.FindRegister("RSP"));
+  const EventCountersConfig::Slot& fix = config->slots[2];
+  EXPECT_EQ(fix.select, EventCountersConfig::kNone);
+  EXPECT_EQ(fix.fixed_event, 0u);
+  EXPECT_EQ(fix.width, 64u);
+  ASSERT_EQ(config->rates.size(), 1u);
+  EXPECT_EQ(config->rates[0].second, 1'000'000u);  // milli-events per microsecond
+  EXPECT_EQ(config->cycles_event, 0u);
+  EXPECT_TRUE(config->rule_write_while_counting);
+  EXPECT_FALSE(config->rule_enable_with_pending_overflow);
+}
+
+TEST(EventCountersConfigTest, UnknownNamesHaveCloseMatches) {
+  std::string yaml = Pmu(R"(  - name: pmu
+    kind: event-counters
+    rates: {CYCLEZ: 1}
+    slots:
+      - {name: GP0, select: SEL0, counter: CTR0, enable: ENN, global_enable: GCTRL.EN9, status: GSTATU.OVF0}
+      - {name: GP1, select: SEL1, counter: CTR9}
+    events:
+      - {name: CYCLES, fixed: 0}
+)");
+  LoadedDatabase loaded = CheckYaml(yaml);
+  const auto& all = loaded.diagnostics.all();
+  EXPECT_THAT(all, Contains(ErrorAt(13, 13, HasSubstr("unknown event 'CYCLEZ' (did you mean 'CYCLES'?)")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(15, 58, HasSubstr("register 'SEL0' has no field 'ENN' (did you mean 'EN'?)"))))
+      << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(15, 78, HasSubstr("register 'GCTRL' has no field 'EN9'")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(15, 97, HasSubstr("unknown register 'GSTATU' (did you mean 'GSTATUS'?)"))))
+      << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(16, 44, HasSubstr("unknown register 'CTR9'")))) << Rendered(loaded);
+}
+
+TEST(EventCountersConfigTest, SlotAndCatalogMistakes) {
+  std::string yaml = Pmu(R"(  - name: pmu
+    kind: event-counters
+    slots:
+      - {name: GP, count: 2, select: "SEL{n}", counter: "CTR{n}"}
+      - {name: NOTHING, counter: CTR0}
+      - {name: BOTH, select: SEL0, event: A, counter: CTR0}
+      - {name: FIXSEL, event: B, counter: CTR1, enable: EN}
+    events:
+      - {name: A, fixed: 0}
+      - {name: A, fixed: 1}
+      - {name: B, select: {EVENT: 1}}
+      - {name: C D, select: {EVENT: 2}}
+      - {name: E, select: {EVENT: 3}, same_as: F}
+      - {name: F, select: {EVENT: 4}, same_as: B}
+)");
+  LoadedDatabase loaded = CheckYaml(yaml);
+  const auto& all = loaded.diagnostics.all();
+  EXPECT_THAT(all, Contains(ErrorAt(14, 16, HasSubstr("a slot with `count` needs `{n}` in its name")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(15, 9, HasSubstr("slot 'NOTHING' needs a `select` register or a fixed `event`"))))
+      << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(16, 43, HasSubstr("slot 'BOTH' has both a `select` register and a fixed `event`"))))
+      << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(17, 31, HasSubstr("event 'B' is not a fixed event")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(17, 57, HasSubstr("names a field of the select register, and this slot has none"))))
+      << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(20, 16, HasSubstr("event 'A' is listed twice")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(22, 16, HasSubstr("event name 'C D' must be letters, digits")))) << Rendered(loaded);
+  // E's target F is itself `same_as` B: one level only.
+  EXPECT_THAT(all, Contains(ErrorAt(23, 48, HasSubstr("`same_as` must name another event that is not itself")))) << Rendered(loaded);
+}
+
+TEST(EventCountersConfigTest, CounterPairsAndRules) {
+  std::string yaml = Pmu(R"(  - name: pmu
+    kind: event-counters
+    rules: [write-while-countin]
+    slots:
+      - {name: GP0, select: SEL0, counter: {lo: CTR0, hi: CTR1}, width: 72}
+    events:
+      - {name: A, select: {EVENT: 1}}
+)");
+  LoadedDatabase loaded = CheckYaml(yaml);
+  const auto& all = loaded.diagnostics.all();
+  EXPECT_THAT(all, Contains(ErrorAt(13, 13, HasSubstr("did you mean 'write-while-counting'")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(15, 44, HasSubstr("a LO/HI counter pair is two 32-bit registers")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(15, 73, HasSubstr("width 72 is out of range")))) << Rendered(loaded);
+}
+
+TEST(EventCountersConfigTest, ShippedGoldmontCatalogIsLinuxs) {
+  LoadOptions options;
+  LoadedDatabase loaded = LoadAndCheck(std::string(REGEMU_SOURCE_DIR) + "/yaml/goldmont", options);
+  ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+  const EventCountersConfig* config = ConfigAs<EventCountersConfig>(loaded.database.behaviours[0]);
+  ASSERT_NE(config, nullptr);
+  // Linux tools/perf/pmu-events/arch/x86/goldmont: 169 events (pmu-facts.md 5).
+  EXPECT_EQ(config->events.size(), 169u);
+  EXPECT_EQ(config->slots.size(), 7u);
+  auto find = [&](const std::string& name) -> const EventCountersConfig::Event* {
+    for (const auto& event : config->events) {
+      if (event.name == name) return &event;
+    }
+    return nullptr;
+  };
+  // Seed 003's four events, with the seed's descriptions.
+  for (const char* name : {"FETCH_STALL.ICACHE_FILL_PENDING_CYCLES", "UOPS_NOT_DELIVERED.ANY", "OFFCORE_RESPONSE",
+                           "INST_RETIRED.ANY_P"}) {
+    const EventCountersConfig::Event* event = find(name);
+    ASSERT_NE(event, nullptr) << name;
+    EXPECT_THAT(event->ref, HasSubstr("seed 003")) << name;
+    EXPECT_FALSE(event->doc.empty()) << name;
+  }
+  EXPECT_THAT(find("UOPS_NOT_DELIVERED.ANY")->doc, HasSubstr("front-end inefficiencies"));
+}
+
+}  // namespace
+}  // namespace regemu::regdb
