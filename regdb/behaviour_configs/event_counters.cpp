@@ -72,7 +72,11 @@ class Checker {
       }
       if (const YamlNode* select = node.Find("select")) event.select = ReadFieldValues(*select, "select");
       // `fixed: N`: wired to fixed counter N (a slot names it with `event`).
-      if (const YamlNode* fixed = node.Find("fixed")) event.fixed = reader_.Unsigned(*fixed, "fixed counter number", 0, 63).has_value();
+      if (const YamlNode* fixed = node.Find("fixed")) {
+        auto counter = reader_.Unsigned(*fixed, "fixed counter number", 0, 63);
+        event.fixed = counter.has_value();
+        event.fixed_counter = static_cast<uint32_t>(counter.value_or(0));
+      }
       if (event.fixed && !event.select.empty()) {
         reader_.Error(node, "event '" + event.name + "' is `fixed` (counted by a slot naming it) and has a `select`");
       }

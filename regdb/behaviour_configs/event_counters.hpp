@@ -34,6 +34,7 @@ struct EventCountersConfig : BehaviourConfig {
     std::vector<std::pair<std::string, uint64_t>> select;
     std::optional<uint64_t> response;  // an offcore-response event: the response register's value
     bool fixed = false;                // counted only by a fixed slot naming it
+    uint32_t fixed_counter = 0;        // `fixed: N`: the fixed counter it is wired to
     // `same_as`: the event whose occurrences this one counts (itself when
     // none), e.g. CPU_CLK_UNHALTED.CORE_P on a GP counter and .CORE on the
     // fixed one: one injection reaches both.

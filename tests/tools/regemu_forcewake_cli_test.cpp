@@ -1,54 +1,20 @@
 // `regemu run` on the force-wake scripts (tests/scripts/forcewake_*.script)
 // against tests/data/forcewake: i915's get/put passes, touching a render
 // register before the ack fails with an unannounced `forcewake` violation.
-#include <sys/wait.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/tools/cli_support.hpp"
+
 namespace {
 
-namespace fs = std::filesystem;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string Slurp(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// Runs regemu from the source tree so the relative paths in its output are stable.
-RunResult RunRegemu(const std::string& args) {
-  std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  fs::path dir = fs::temp_directory_path() / ("regemu_forcewake_cli_" + test);
-  fs::create_directories(dir);
-  fs::path out = dir / "stdout.txt";
-  fs::path err = dir / "stderr.txt";
-  std::string command = "cd '" + std::string(REGEMU_SOURCE_DIR) + "' && '" + std::string(REGEMU_BINARY) + "' " + args +
-                        " >'" + out.string() + "' 2>'" + err.string() + "'";
-  int status = std::system(command.c_str());
-  RunResult result;
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = Slurp(out);
-  result.err = Slurp(err);
-  fs::remove_all(dir);
-  return result;
-}
+using RunResult = regemu::testing_support::CliResult;
+using regemu::testing_support::RunRegemu;
 
 TEST(RegemuForcewakeCli, DatabaseChecksClean) {
   RunResult r = RunRegemu("check tests/data/forcewake/device.yaml");

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tools/regemu/check_command.hpp"
+#include "tools/regemu/events_command.hpp"
 #include "tools/regemu/header_command.hpp"
 #include "tools/regemu/run_command.hpp"
 
@@ -53,6 +54,13 @@ int main(int argc, char** argv) {
   header_cmd->add_flag("--no-check", header.no_check,
                        "Generate even when the checker rejects the database (to see the self-test fail)");
 
+  regemu::tools::EventsOptions events;
+  CLI::App* events_cmd =
+      app.add_subcommand("events", "List the event catalog of a database's event counters (PMU, GPU perf counters)");
+  events_cmd->add_option("DB", events.database, "A database file or a device folder holding device.yaml")->required();
+  events_cmd->add_option("--grep", events.grep, "Only events whose name contains this text (case-insensitive)");
+  events_cmd->add_flag("--json", events.json, "Print the catalog as JSON");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -68,6 +76,7 @@ int main(int argc, char** argv) {
 
   try {
     if (check_cmd->parsed()) return regemu::tools::RunCheck(check, std::cout, std::cerr);
+    if (events_cmd->parsed()) return regemu::tools::RunEvents(events, std::cout, std::cerr);
     if (header_cmd->parsed()) return regemu::tools::RunHeader(header, std::cout, std::cerr);
     if (run_cmd->parsed()) return regemu::tools::RunRunCommand(run, std::cout, std::cerr);
   } catch (const std::exception& e) {

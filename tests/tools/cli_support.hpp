@@ -1,0 +1,49 @@
+#pragma once
+// Running the regemu binary as a user does, for the command-line tests:
+// from the source tree (so relative paths in its output are stable), with
+// stdout and stderr captured.
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace regemu::testing_support {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string Slurp(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// `regemu ARGS` from REGEMU_SOURCE_DIR; ARGS is shell text.
+inline CliResult RunRegemu(const std::string& args) {
+  namespace fs = std::filesystem;
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  fs::path dir = fs::temp_directory_path() / ("regemu_cli_" + std::string(info->test_suite_name()) + "_" + info->name());
+  fs::create_directories(dir);
+  fs::path out = dir / "stdout.txt";
+  fs::path err = dir / "stderr.txt";
+  std::string command = "cd '" + std::string(REGEMU_SOURCE_DIR) + "' && '" + std::string(REGEMU_BINARY) + "' " + args +
+                        " >'" + out.string() + "' 2>'" + err.string() + "'";
+  int status = std::system(command.c_str());
+  CliResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = Slurp(out);
+  result.err = Slurp(err);
+  fs::remove_all(dir);
+  return result;
+}
+
+}  // namespace regemu::testing_support
