@@ -18,7 +18,10 @@
 #include <string>
 #include <vector>
 
+#include <gmock/gmock.h>
+
 #include "emulator/device.hpp"
+#include "emulator/violation.hpp"
 
 namespace regemu::fakes {
 
@@ -38,6 +41,21 @@ class FieldIsMatcher {
 };
 
 inline FieldIsMatcher FieldIs(std::string path, uint64_t expected) { return {std::move(path), expected}; }
+
+// A recorded violation (DeviceTest::TakeViolations()) of `kind` ("protocol")
+// at register `reg` whose rule says `rule`:
+//   EXPECT_THAT(TakeViolations(), ElementsAre(ViolationIs("mbz", "IA32_PERFEVTSEL0", "must-be-zero")));
+inline auto ViolationIs(std::string kind, std::string reg, std::string rule) {
+  using ::testing::AllOf;
+  using ::testing::Field;
+  using ::testing::HasSubstr;
+  using ::testing::ResultOf;
+  return AllOf(
+      ResultOf("kind", [](const emulator::Violation& v) { return std::string(emulator::ViolationKindName(v.kind)); },
+               kind),
+      Field("register", &emulator::Violation::register_name, reg),
+      Field("rule", &emulator::Violation::rule, HasSubstr(rule)));
+}
 
 // One access in a trace: a frontdoor write of a value (or any value) or a
 // frontdoor read of a whole register or any part of it.

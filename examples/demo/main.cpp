@@ -2,7 +2,8 @@
 // shipped Ice Lake database, its accesses printed step by step with what
 // each means, then each of its deliberate bugs on a fresh device with the
 // violations regemu reports; then an OA stream of the example OA driver
-// (examples/i915_perf) and one of its bugs. Exit 0 when the drivers are
+// (examples/i915_perf) and one of its bugs; then the example Goldmont PMU
+// driver (examples/goldmont_perf) on yaml/goldmont and its bugs. Exit 0 when the drivers are
 // clean and every bug caused exactly its kind of violation.
 //
 //   regemu_example_demo [--full] [DB]
@@ -15,6 +16,7 @@
 #include "examples/demo/buggy_runs.hpp"
 #include "examples/demo/happy_run.hpp"
 #include "examples/demo/oa_stream_run.hpp"
+#include "examples/demo/pmu_run.hpp"
 #include "examples/i915_mini/bugs.hpp"
 #include "fakes/device_test.hpp"
 
@@ -50,10 +52,12 @@ int main(int argc, char** argv) {
   for (i915_mini::Bug bug : i915_mini::kAllBugs) bugs_caught = demo::RunBuggy(model, bug, std::cout) && bugs_caught;
 
   bool oa = demo::RunOaStream(model, std::cout);
+  bool pmu = demo::RunGoldmontPmu(REGEMU_EXAMPLE_GOLDMONT_DB, std::cout);
 
-  bool ok = happy && bugs_caught && oa;
+  bool ok = happy && bugs_caught && oa && pmu;
   std::cout << "\n" << (ok ? "demo: OK" : "demo: FAILED") << " (driver clean: " << (happy ? "yes" : "NO")
             << "; every bug caught as its kind: " << (bugs_caught ? "yes" : "NO")
-            << "; OA stream clean and its bug caught: " << (oa ? "yes" : "NO") << ")\n";
+            << "; OA stream clean and its bug caught: " << (oa ? "yes" : "NO")
+            << "; PMU driver clean and its bugs caught: " << (pmu ? "yes" : "NO") << ")\n";
   return ok ? 0 : 1;
 }

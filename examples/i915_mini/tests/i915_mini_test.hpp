@@ -15,6 +15,7 @@
 #include "examples/i915_mini/delay.hpp"
 #include "examples/i915_mini/pci_regs.hpp"
 #include "fakes/device_test.hpp"
+#include "fakes/matchers.hpp"
 
 namespace regemu::i915_mini {
 
@@ -38,16 +39,6 @@ class I915MiniTest : public fakes::DeviceTest {
 };
 
 // A violation of `kind` at register `reg` whose rule says `rule`.
-inline auto ViolationIs(std::string kind, std::string reg, std::string rule) {
-  using ::testing::AllOf;
-  using ::testing::Field;
-  using ::testing::HasSubstr;
-  using ::testing::ResultOf;
-  return AllOf(
-      ResultOf("kind", [](const emulator::Violation& v) { return std::string(emulator::ViolationKindName(v.kind)); },
-               kind),
-      Field("register", &emulator::Violation::register_name, reg),
-      Field("rule", &emulator::Violation::rule, HasSubstr(rule)));
-}
+using fakes::ViolationIs;
 
 }  // namespace regemu::i915_mini
