@@ -34,12 +34,15 @@ class Checker {
       : spec_(spec), db_(database), reader_(reader) {}
 
   std::unique_ptr<BehaviourConfig> Run() {
-    static constexpr std::array<std::string_view, 9> kKeys{"kind",  "name",      "events", "slots", "responses",
-                                                           "rates", "cycles", "cpu_mode", "rules"};
+    static constexpr std::array<std::string_view, 11> kKeys{"kind",  "name",   "events",   "slots", "responses", "rates",
+                                                            "cycles", "cpu_mode", "rules", "steering", "control"};
     if (!reader_.ExpectMap(spec_.yaml, "an event-counters behaviour", kKeys)) return nullptr;
     if (const YamlNode* events = reader_.Required(spec_.yaml, "events", What())) ReadEvents(*events);
     if (const YamlNode* responses = spec_.yaml.Find("responses")) ReadResponses(*responses);
+    if (const YamlNode* steering = spec_.yaml.Find("steering")) ReadSteering(*steering);
+    if (const YamlNode* control = spec_.yaml.Find("control")) ReadControl(*control);
     if (const YamlNode* slots = reader_.Required(spec_.yaml, "slots", What())) ReadSlots(*slots);
+    SetEventDims();
     if (const YamlNode* rates = spec_.yaml.Find("rates")) ReadRates(*rates);
     if (const YamlNode* cycles = spec_.yaml.Find("cycles")) config_->cycles_event = EventNamed(*cycles);
     if (const YamlNode* mode = spec_.yaml.Find("cpu_mode")) {
@@ -55,8 +58,8 @@ class Checker {
   // ------------------------------------------------------------ catalog
 
   void ReadEvents(const YamlNode& events) {
-    static constexpr std::array<std::string_view, 8> kKeys{"name", "select", "fixed", "response",
-                                                           "same_as", "unit", "doc", "ref"};
+    static constexpr std::array<std::string_view, 9> kKeys{"name",    "block", "select", "fixed", "response",
+                                                           "same_as", "unit",  "doc",    "ref"};
     if (!reader_.ExpectSequence(events, "events")) return;
     std::vector<std::pair<uint32_t, const YamlNode*>> same_as;  // (event, its same_as)
     for (const YamlNode& node : events.children) {
@@ -70,6 +73,7 @@ class Checker {
           reader_.Error(*name, "event '" + event.name + "' is listed twice");
         }
       }
+      if (const YamlNode* block = node.Find("block")) event.block = reader_.Identifier(*block, "block").value_or("");
       if (const YamlNode* select = node.Find("select")) event.select = ReadFieldValues(*select, "select");
       // `fixed: N`: wired to fixed counter N (a slot names it with `event`).
       if (const YamlNode* fixed = node.Find("fixed")) {
@@ -148,10 +152,10 @@ class Checker {
   }
 
   void ReadSlotTemplate(const YamlNode& node) {
-    static constexpr std::array<std::string_view, 21> kKeys{
-        "name",   "count",     "start",         "select", "event",         "counter",  "counter_write",
-        "views",  "width",     "enable",        "user",   "kernel",        "edge",     "invert",
-        "cmask",  "interrupt", "global_enable", "status", "status_clear",  "doc",      "ref"};
+    static constexpr std::array<std::string_view, 23> kKeys{
+        "name",   "count",     "start",         "block",  "instances",    "select",   "event",   "counter",
+        "counter_write", "views", "width",      "enable", "user",         "kernel",   "edge",    "invert",
+        "cmask",  "interrupt", "global_enable", "status", "status_clear", "doc",      "ref"};
     if (!reader_.ExpectMap(node, "a slot", kKeys)) return;
     uint32_t count = 1;
     uint32_t start = 0;
@@ -171,6 +175,8 @@ class Checker {
   void ReadSlot(const YamlNode& node, std::string name, uint32_t n, uint32_t element) {
     Config::Slot slot;
     slot.name = std::move(name);
+    if (const YamlNode* block = node.Find("block")) slot.block = reader_.Identifier(*block, "block").value_or("");
+    if (const YamlNode* instances = node.Find("instances")) slot.dims = ReadDims(*instances, slot);
     for (const Config::Slot& other : config_->slots) {
       if (other.name == slot.name) reader_.Error(*node.Find("name"), "slot '" + slot.name + "' is defined twice");
     }
@@ -302,7 +308,7 @@ class Checker {
     if (!select) return;
     for (size_t e = 0; e < config_->events.size(); ++e) {
       const Config::Event& event = config_->events[e];
-      if (event.fixed || event.select.empty()) continue;
+      if (event.fixed || event.select.empty() || event.block != slot.block) continue;
       if (!event.response) {
         if (auto match = MatchOf(*select, event.select, {})) slot.matches[e].push_back(*match);
         continue;
@@ -352,6 +358,90 @@ class Checker {
     }
   }
 
+  Config::Dims ReadDims(const YamlNode& node, const Config::Slot& slot) {
+    static constexpr std::array<std::string_view, 2> kKeys{"se", "instance"};
+    Config::Dims dims;
+    if (!reader_.ExpectMap(node, "slot instances", kKeys)) return dims;
+    if (const YamlNode* se = node.Find("se")) dims.se = static_cast<uint32_t>(reader_.Unsigned(*se, "SEs", 1, 256).value_or(1));
+    if (const YamlNode* n = node.Find("instance")) {
+      dims.instance = static_cast<uint32_t>(reader_.Unsigned(*n, "instances", 1, 256).value_or(1));
+    }
+    if (dims.count() > 1 && !config_->steering.present()) {
+      reader_.Error(node, "slot '" + slot.name + "' has instances but the behaviour has no `steering` register to reach them");
+    }
+    return dims;
+  }
+
+  // `{register: R, se: FIELD, instance: FIELD, se_broadcast: FIELD, instance_broadcast: FIELD}`
+  void ReadSteering(const YamlNode& node) {
+    static constexpr std::array<std::string_view, 5> kKeys{"register", "se", "instance", "se_broadcast",
+                                                           "instance_broadcast"};
+    if (!reader_.ExpectMap(node, "steering", kKeys)) return;
+    const YamlNode* reg_node = reader_.Required(node, "register", "steering");
+    const Register* reg = reg_node ? RegisterAt(*reg_node, 0) : nullptr;
+    if (!reg) return;
+    Config::Steering& steering = config_->steering;
+    steering.reg = db_.IndexOf(*reg);
+    struct Role {
+      std::string_view key;
+      FieldBits Config::Steering::*member;
+    };
+    static constexpr std::array<Role, 4> kRoles{{{"se", &Config::Steering::se},
+                                                 {"instance", &Config::Steering::instance},
+                                                 {"se_broadcast", &Config::Steering::se_broadcast},
+                                                 {"instance_broadcast", &Config::Steering::instance_broadcast}}};
+    for (const Role& role : kRoles) {
+      if (const YamlNode* f = reader_.Required(node, role.key, "steering")) {
+        Config::FieldOf field = FieldAt(*f, 0, reg, role.key);
+        steering.*role.member = field.bits;
+      }
+    }
+  }
+
+  // `{register: R, state: FIELD, sample: FIELD, reset: N, start: N, stop: N}`
+  void ReadControl(const YamlNode& node) {
+    static constexpr std::array<std::string_view, 6> kKeys{"register", "state", "sample", "reset", "start", "stop"};
+    if (!reader_.ExpectMap(node, "control", kKeys)) return;
+    const YamlNode* reg_node = reader_.Required(node, "register", "control");
+    const Register* reg = reg_node ? RegisterAt(*reg_node, 0) : nullptr;
+    if (!reg) return;
+    Config::Control& control = config_->control;
+    control.reg = db_.IndexOf(*reg);
+    if (const YamlNode* f = reader_.Required(node, "state", "control")) control.state = FieldAt(*f, 0, reg, "state").bits;
+    if (const YamlNode* f = node.Find("sample")) control.sample = FieldAt(*f, 0, reg, "sample").bits;
+    if (const YamlNode* v = node.Find("reset")) control.reset_value = reader_.Unsigned(*v, "reset state").value_or(0);
+    if (const YamlNode* v = node.Find("start")) control.start_value = reader_.Unsigned(*v, "start state").value_or(1);
+    if (const YamlNode* v = node.Find("stop")) control.stop_value = reader_.Unsigned(*v, "stop state").value_or(2);
+  }
+
+  // Every slot of a block has the block's instances; its events get them.
+  void SetEventDims() {
+    std::unordered_map<std::string, const Config::Slot*> first_of_block;
+    for (const Config::Slot& slot : config_->slots) {
+      auto [it, inserted] = first_of_block.emplace(slot.block, &slot);
+      if (!inserted && !(it->second->dims == slot.dims)) {
+        reader_.Error(spec_.yaml, "slots '" + it->second->name + "' and '" + slot.name + "' of block '" + slot.block +
+                                      "' have different instances: a block's slots all have the same");
+      }
+    }
+    for (Config::Event& event : config_->events) {
+      if (auto it = first_of_block.find(event.block); it != first_of_block.end()) {
+        event.dims = it->second->dims;
+      } else if (!event.block.empty()) {
+        std::vector<std::string_view> blocks;
+        for (const auto& [name, slot] : first_of_block) blocks.push_back(name);
+        reader_.Error(spec_.yaml, "event '" + event.name + "' is of block '" + event.block + "', which no slot has" +
+                                      DidYouMean(event.block, blocks));
+      }
+    }
+    for (const Config::Event& event : config_->events) {
+      if (!(event.dims == config_->events[event.root].dims)) {
+        reader_.Error(spec_.yaml, "event '" + event.name + "' is `same_as` '" + config_->events[event.root].name +
+                                      "', of a block with other instances");
+      }
+    }
+  }
+
   void ReadRates(const YamlNode& rates) {
     if (!rates.IsMap()) {
       reader_.Error(rates, "`rates` must map event names to events per microsecond");
@@ -367,9 +457,11 @@ class Checker {
   void ReadRules(const YamlNode& rules) {
     if (!reader_.ExpectSequence(rules, "rules")) return;
     for (const YamlNode& node : rules.children) {
-      auto rule = reader_.Choice<int>(node, "rule", {{"write-while-counting", 0}, {"enable-with-pending-overflow", 1}});
+      auto rule = reader_.Choice<int>(node, "rule",
+                                      {{"write-while-counting", 0}, {"enable-with-pending-overflow", 1}, {"read-without-sample", 2}});
       if (rule == 0) config_->rule_write_while_counting = true;
       if (rule == 1) config_->rule_enable_with_pending_overflow = true;
+      if (rule == 2) config_->rule_read_without_sample = true;
     }
   }
 

@@ -24,8 +24,20 @@ struct EventCountersConfig : BehaviourConfig {
     bool present() const { return reg != kNone; }
   };
 
+  // How many copies of a block's counters there are, one per shader engine
+  // and instance (AMD GPU blocks: TCC has 16 instances, TA 16 per SE);
+  // steering (GRBM_GFX_INDEX) picks the ones an access reaches.
+  struct Dims {
+    uint32_t se = 1;
+    uint32_t instance = 1;
+    uint32_t count() const { return se * instance; }
+    bool operator==(const Dims&) const = default;
+  };
+
   struct Event {
     std::string name;
+    std::string block;  // the block whose slots count it (empty: any slot without a block)
+    Dims dims;          // its block's instances (occurrences are per instance)
     std::string unit;
     std::string doc;
     std::string ref;
@@ -57,6 +69,8 @@ struct EventCountersConfig : BehaviourConfig {
 
   struct Slot {
     std::string name;
+    std::string block;
+    Dims dims;
     RegisterIndex select = kNone;  // none: a fixed slot
     uint32_t fixed_event = 0;      // a fixed slot's event (index into events)
     // The count: one register, or a LO/HI pair (hi != kNone). Writes to
@@ -76,7 +90,29 @@ struct EventCountersConfig : BehaviourConfig {
     RegisterIndex reg = kNone;
   };
 
+  // `steering`: the register whose fields pick the SE and instance a write
+  // of a banked register (selects, counters) reaches and a read shows, with
+  // broadcast bits (AMD GRBM_GFX_INDEX).
+  struct Steering {
+    RegisterIndex reg = kNone;
+    FieldBits se, instance, se_broadcast, instance_broadcast;
+    bool present() const { return reg != kNone; }
+  };
+  // `control`: a global perfmon state register (AMD CP_PERFMON_CNTL): its
+  // state field starts, stops or resets every slot; writing its sample bit
+  // latches the counts the counter registers then show.
+  struct Control {
+    RegisterIndex reg = kNone;
+    FieldBits state, sample;
+    uint64_t reset_value = 0;  // DISABLE_AND_RESET
+    uint64_t start_value = 1;  // START_COUNTING
+    uint64_t stop_value = 2;   // STOP_COUNTING
+    bool present() const { return reg != kNone; }
+  };
+
   std::vector<Event> events;
+  Steering steering;
+  Control control;
   std::vector<Slot> slots;
   std::vector<Response> responses;
   // Events that occur at a rate from reset (clocks), in milli-events per µs.
@@ -87,6 +123,8 @@ struct EventCountersConfig : BehaviourConfig {
   // counter starting to count while its overflow is unacknowledged.
   bool rule_write_while_counting = false;
   bool rule_enable_with_pending_overflow = false;
+  // A latched counter read before any sample since counting started.
+  bool rule_read_without_sample = false;
 };
 
 }  // namespace regemu::regdb

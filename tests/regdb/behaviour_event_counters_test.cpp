@@ -168,6 +168,66 @@ TEST(EventCountersConfigTest, CounterPairsAndRules) {
   EXPECT_THAT(all, Contains(ErrorAt(15, 73, HasSubstr("width 72 is out of range")))) << Rendered(loaded);
 }
 
+TEST(EventCountersConfigTest, InstancesSteeringAndControl) {
+  std::string yaml = Pmu(R"(  - name: pmu
+    kind: event-counters
+    steering: {register: GCTRL, se: EN0, instance: EN1, se_broadcast: ENF, instance_broadcast: ENX}
+    control: {register: GSTATUS, state: OVF0, sample: OVF1, start: 1}
+    slots:
+      - {name: A, block: TCC, instances: {instance: 16}, select: SEL0, counter: CTR0}
+      - {name: B, block: TCC, instances: {instance: 8}, select: SEL1, counter: CTR1}
+    events:
+      - {name: HIT, block: TCC, select: {EVENT: 17}}
+      - {name: MISS, block: TCQ, select: {EVENT: 19}}
+)");
+  LoadedDatabase loaded = CheckYaml(yaml);
+  const auto& all = loaded.diagnostics.all();
+  EXPECT_THAT(all, Contains(ErrorAt(13, 96, HasSubstr("register 'GCTRL' has no field 'ENX'")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(11, 5, HasSubstr("slots 'A' and 'B' of block 'TCC' have different instances"))))
+      << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(11, 5, HasSubstr("event 'MISS' is of block 'TCQ', which no slot has (did you mean 'TCC'?)"))))
+      << Rendered(loaded);
+}
+
+TEST(EventCountersConfigTest, InstancesNeedSteering) {
+  std::string yaml = Pmu(R"(  - name: pmu
+    kind: event-counters
+    slots:
+      - {name: A, block: TCC, instances: {se: 2}, select: SEL0, counter: CTR0}
+    events:
+      - {name: HIT, block: TCC, select: {EVENT: 17}}
+)");
+  LoadedDatabase loaded = CheckYaml(yaml);
+  EXPECT_THAT(loaded.diagnostics.all(),
+              Contains(ErrorAt(14, 42, HasSubstr("slot 'A' has instances but the behaviour has no `steering` register"))))
+      << Rendered(loaded);
+}
+
+TEST(EventCountersConfigTest, ShippedAmdCatalogsHaveSeed004sCounters) {
+  for (const char* chip : {"mi200", "mi300"}) {
+    LoadedDatabase loaded = LoadAndCheck(std::string(REGEMU_SOURCE_DIR) + "/yaml/" + chip, LoadOptions{});
+    ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+    const EventCountersConfig* config = ConfigAs<EventCountersConfig>(loaded.database.behaviours[0]);
+    ASSERT_NE(config, nullptr);
+    auto find = [&](const std::string& name) -> const EventCountersConfig::Event* {
+      for (const auto& event : config->events) {
+        if (event.name == name) return &event;
+      }
+      return nullptr;
+    };
+    for (const char* name : {"GRBM_COUNT", "GRBM_GUI_ACTIVE", "SQ_WAVES", "SQ_INSTS_VALU", "TA_TA_BUSY", "TCC_HIT",
+                             "TCC_MISS", "TCA_BUSY"}) {
+      const EventCountersConfig::Event* event = find(name);
+      ASSERT_NE(event, nullptr) << chip << " " << name;
+      EXPECT_THAT(event->ref, HasSubstr("seed 004")) << chip << " " << name;
+      EXPECT_FALSE(event->doc.empty()) << chip << " " << name;
+    }
+    // Per-chip select values (amd-facts.md 4): TA_TA_BUSY is 15 on gfx90a, 13 on gfx942.
+    EXPECT_EQ(find("TA_TA_BUSY")->select[0].second, std::string(chip) == "mi200" ? 15u : 13u) << chip;
+    EXPECT_EQ(find("TCC_HIT")->dims.instance, std::string(chip) == "mi200" ? 32u : 16u) << chip;
+  }
+}
+
 TEST(EventCountersConfigTest, ShippedGoldmontCatalogIsLinuxs) {
   LoadOptions options;
   LoadedDatabase loaded = LoadAndCheck(std::string(REGEMU_SOURCE_DIR) + "/yaml/goldmont", options);
