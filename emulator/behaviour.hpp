@@ -179,6 +179,12 @@ class Behaviour {
                               std::string& /*error*/) {
     return InjectResult::kNotMine;
   }
+  // A derived metric this behaviour defines (Device::Metric): its value, or
+  // nothing with `error` set when it cannot say; nothing and no error when
+  // NAME is not one of its metrics.
+  virtual std::optional<double> Metric(BehaviourContext&, std::string_view /*name*/, std::string& /*error*/) {
+    return std::nullopt;
+  }
 };
 
 // Clone and AssignFrom for a behaviour whose whole state is its members:

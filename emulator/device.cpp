@@ -260,6 +260,18 @@ std::string Device::Inject(std::string_view verb, std::span<const std::string> a
   return "no behaviour of device '" + model_->device() + "' handles 'inject " + std::string(verb) + "'";
 }
 
+std::optional<double> Device::Metric(std::string_view name, std::string& error) {
+  Guard guard(*this);
+  for (uint32_t i = 0; i < behaviours_.size(); ++i) {
+    BehaviourContext context = ContextFor(i);
+    error.clear();
+    std::optional<double> value = behaviours_[i]->Metric(context, name, error);
+    if (value || !error.empty()) return value;
+  }
+  error = "no behaviour of device '" + model_->device() + "' defines a metric '" + std::string(name) + "'";
+  return std::nullopt;
+}
+
 void Device::SetInterruptLocked(uint32_t from, bool asserted) {
   if (from >= irq_outputs_.size()) return;
   if ((irq_outputs_[from] != 0) == asserted) return;

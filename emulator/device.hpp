@@ -142,6 +142,10 @@ class Device {
   // A hardware-side event for the behaviours (`inject VERB ARGS...`).
   // Returns "" when handled, else why not.
   std::string Inject(std::string_view verb, std::span<const std::string> args);
+  // A derived metric a behaviour defines (event-counters `metrics:`), from
+  // the events counted in its window: the value, or nothing with `error`
+  // set (no behaviour defines NAME; a division by zero gives inf or nan).
+  std::optional<double> Metric(std::string_view name, std::string& error);
 
   // The interrupt output, driven by behaviours: the INTx line's level and
   // its rising edges. With an interrupt router (PCI MSI) the request may go

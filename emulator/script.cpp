@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <charconv>
 #include <optional>
 #include <span>
 #include <variant>
@@ -20,7 +22,7 @@ struct CommandSpec {
 };
 
 // The ONE list of commands: parsing, "did you mean" and usage messages use it.
-constexpr std::array<CommandSpec, 14> kCommands{{
+constexpr std::array<CommandSpec, 15> kCommands{{
     {"write", ScriptOp::kWrite, true, "writeN REG VALUE"},
     {"read", ScriptOp::kRead, true, "readN REG"},
     {"expect", ScriptOp::kExpect, true, "expectN REG VALUE [mask M]"},
@@ -35,6 +37,7 @@ constexpr std::array<CommandSpec, 14> kCommands{{
     {"expect-violation", ScriptOp::kExpectViolation, false, "expect-violation KIND"},
     {"snapshot", ScriptOp::kSnapshot, false, "snapshot"},
     {"restore", ScriptOp::kRestore, false, "restore"},
+    {"expect-metric", ScriptOp::kExpectMetric, false, "expect-metric NAME VALUE [tolerance T]"},
 }};
 
 constexpr std::array<unsigned, 4> kWidths{8, 16, 32, 64};
@@ -197,6 +200,7 @@ class Parser {
         return ParseValue(next, 64, "ADDRESS", command.address) && ParseValue(next, 64, "DATA", command.value) &&
                NoMore(next);
       case ScriptOp::kExpectViolation: return ParseViolationKind(next, command) && NoMore(next);
+      case ScriptOp::kExpectMetric: return ParseExpectMetric(next, command);
     }
     return false;
   }
@@ -352,6 +356,39 @@ class Parser {
       return false;
     }
     out = value;
+    ++next;
+    return true;
+  }
+
+  // NAME VALUE [tolerance T]: the default tolerance absorbs rounding only.
+  bool ParseExpectMetric(size_t& next, ScriptCommand& command) {
+    const Token* name = Need(next, "NAME");
+    if (!name) return false;
+    command.metric = std::string(name->text);
+    ++next;
+    if (!ParseReal(next, "VALUE", command.expected)) return false;
+    command.tolerance = 1e-9 * std::max(1.0, std::fabs(command.expected));
+    if (next < tokens_.size() && tokens_[next].text == "tolerance") {
+      ++next;
+      if (!ParseReal(next, "T", command.tolerance)) return false;
+      if (command.tolerance < 0) {
+        ErrorAt(tokens_[next - 1].column, "tolerance must not be negative");
+        return false;
+      }
+    }
+    return NoMore(next);
+  }
+
+  bool ParseReal(size_t& next, std::string_view what, double& out) {
+    const Token* token = Need(next, what);
+    if (!token) return false;
+    const char* begin = token->text.data();
+    const char* end = begin + token->text.size();
+    auto [stop, error] = std::from_chars(begin, end, out);
+    if (error != std::errc{} || stop != end || !std::isfinite(out)) {
+      ErrorAt(token->column, std::string(what) + " '" + std::string(token->text) + "' is not a number (e.g. 75, 0.5, -2e3)");
+      return false;
+    }
     ++next;
     return true;
   }

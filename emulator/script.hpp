@@ -58,6 +58,7 @@ enum class ScriptOp : uint8_t {
   kExpectViolation,
   kSnapshot,
   kRestore,
+  kExpectMetric,
 };
 
 // Where an access goes, resolved at parse time.
@@ -81,6 +82,9 @@ struct ScriptCommand {
   std::string verb;                 // inject
   std::vector<std::string> args;    // inject
   regdb::SourceLoc verb_loc;        // inject: where the verb is, for the behaviour's error
+  std::string metric;               // expect-metric: the metric's name
+  double expected = 0;              // expect-metric: its value
+  double tolerance = 0;             // expect-metric: the largest difference accepted
 };
 
 // Bounds that keep hostile input cheap: the whole text, one line, the errors kept.

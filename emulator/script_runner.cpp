@@ -1,8 +1,10 @@
 #include "emulator/script_runner.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <optional>
+#include <sstream>
 
 #include "regdb/numbers.hpp"
 
@@ -132,7 +134,30 @@ class Runner {
         return;
       }
       case ScriptOp::kExpectMsi: ExpectMsi(command); return;
+      case ScriptOp::kExpectMetric: ExpectMetric(command); return;
       case ScriptOp::kExpectViolation: return;  // handled by Run
+    }
+  }
+
+  // A derived metric of the events counted so far (Device::Metric).
+  void ExpectMetric(const ScriptCommand& command) {
+    ++result_.checks;
+    std::string error;
+    std::optional<double> value = device_.Metric(command.metric, error);
+    if (!value) {
+      Fail(command.loc, "expect-metric " + command.metric + ": " + error);
+      return;
+    }
+    if (!(std::fabs(*value - command.expected) <= command.tolerance)) {
+      std::ostringstream text;
+      text.precision(12);
+      text << "metric " << command.metric << " is " << *value << ", expected " << command.expected << " (tolerance "
+           << command.tolerance << ")";
+      if (!std::isfinite(*value)) {
+        text << ": it divides by a count that is 0 in the counting window (was counting started, and the event "
+                "injected since?)";
+      }
+      Fail(command.loc, text.str());
     }
   }
 

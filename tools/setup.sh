@@ -9,6 +9,7 @@ packages=(
   libclang-rt-14-dev    # libFuzzer and the sanitizer runtimes for clang (tests/fuzz)
   zip unzip             # fuzz seed corpora as OSS-Fuzz wants them (.clusterfuzzlite/build.sh)
   libyaml-cpp-dev       # the YAML parser behind regdb's loader
+  libmuparser-dev       # derived-metric expressions of event counters (GPUBusy, L2CacheHit, ...)
   librange-v3-dev       # range algorithms where they read better than loops
   libgtest-dev libgmock-dev   # unit tests and driver-test mocks
   libbenchmark-dev      # bench/: performance against a raw baseline

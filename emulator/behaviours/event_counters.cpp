@@ -28,6 +28,7 @@
 #include "emulator/behaviour.hpp"
 #include "emulator/behaviours/event_counting.hpp"
 #include "regdb/behaviour_configs/event_counters.hpp"
+#include "regdb/metric_expression.hpp"
 #include "regdb/numbers.hpp"
 #include "regdb/spelling.hpp"
 
@@ -253,7 +254,63 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
     return InjectResult::kDone;
   }
 
+  // Metrics, in catalog order up to NAME: each from the events counted in
+  // the window (control START; since reset without a control), per the
+  // profilers: a plain event is its sum over instances; sum/avr/max/min(X,N)
+  // reduce X[i] for i < N, X[i] summed over the SEs.
+  std::optional<double> Metric(BehaviourContext&, std::string_view name, std::string& error) override {
+    auto target = std::find_if(config_->metrics.begin(), config_->metrics.end(),
+                               [&](const Config::Metric& metric) { return metric.name == name; });
+    if (target == config_->metrics.end()) return std::nullopt;
+    std::vector<double> values;
+    values.reserve(config_->metrics.size());
+    std::vector<std::pair<std::string, double>> variables;
+    for (auto it = config_->metrics.begin(); it <= target; ++it) {
+      const Config::Metric& metric = *it;
+      variables.clear();
+      for (uint32_t e : metric.events) variables.emplace_back(config_->events[e].name, WindowSum(e));
+      for (size_t a = 0; a < metric.aggregates.size(); ++a) {
+        variables.emplace_back(metric.aggregates[a].variable, Reduce(metric.aggregates[a], metric.aggregate_events[a]));
+      }
+      for (uint32_t m : metric.metrics) variables.emplace_back(config_->metrics[m].name, values[m]);
+      for (uint32_t c : metric.constants) {
+        variables.emplace_back(config_->constants[c].first, static_cast<double>(config_->constants[c].second));
+      }
+      std::optional<double> value = regdb::EvaluateExpression(metric.text, variables, error);
+      if (!value) {
+        error = "metric " + metric.name + ": " + error;
+        return std::nullopt;
+      }
+      values.push_back(*value);
+    }
+    return values.back();
+  }
+
  private:
+  double WindowSum(uint32_t event) const {
+    const std::vector<uint64_t>& counts = window_[config_->events[event].root];
+    double sum = 0;
+    for (uint64_t count : counts) sum += static_cast<double>(count);
+    return sum;
+  }
+
+  double Reduce(const regdb::MetricAggregate& aggregate, uint32_t event) const {
+    const std::vector<uint64_t>& counts = window_[config_->events[event].root];
+    const Config::Dims& dims = config_->events[event].dims;
+    double result = 0;
+    for (uint32_t i = 0; i < aggregate.count; ++i) {
+      double x = 0;  // instance i, summed over the SEs
+      for (uint32_t se = 0; se < dims.se; ++se) x += static_cast<double>(counts[se * dims.instance + i]);
+      switch (aggregate.reduction) {
+        case regdb::MetricReduction::kSum:
+        case regdb::MetricReduction::kAvr: result += x; break;
+        case regdb::MetricReduction::kMax: result = i == 0 ? x : std::max(result, x); break;
+        case regdb::MetricReduction::kMin: result = i == 0 ? x : std::min(result, x); break;
+      }
+    }
+    return aggregate.reduction == regdb::MetricReduction::kAvr ? result / aggregate.count : result;
+  }
+
   struct SlotState {
     std::vector<uint64_t> live;       // banked: per instance
     std::vector<uint64_t> sampled;    // banked: per instance, the last sample

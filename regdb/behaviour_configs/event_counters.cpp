@@ -6,7 +6,9 @@
 
 #include <array>
 #include <cctype>
+#include <algorithm>
 #include <optional>
+#include <regex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -34,8 +36,9 @@ class Checker {
       : spec_(spec), db_(database), reader_(reader) {}
 
   std::unique_ptr<BehaviourConfig> Run() {
-    static constexpr std::array<std::string_view, 11> kKeys{"kind",  "name",   "events",   "slots", "responses", "rates",
-                                                            "cycles", "cpu_mode", "rules", "steering", "control"};
+    static constexpr std::array<std::string_view, 13> kKeys{
+        "kind",     "name",  "events",   "slots",   "responses", "rates",    "cycles",
+        "cpu_mode", "rules", "steering", "control", "constants", "metrics"};
     if (!reader_.ExpectMap(spec_.yaml, "an event-counters behaviour", kKeys)) return nullptr;
     if (const YamlNode* events = reader_.Required(spec_.yaml, "events", What())) ReadEvents(*events);
     if (const YamlNode* responses = spec_.yaml.Find("responses")) ReadResponses(*responses);
@@ -49,6 +52,8 @@ class Checker {
       config_->starts_in_user_mode = reader_.Choice<bool>(*mode, "cpu_mode", {{"kernel", false}, {"user", true}}).value_or(false);
     }
     if (const YamlNode* rules = spec_.yaml.Find("rules")) ReadRules(*rules);
+    if (const YamlNode* constants = spec_.yaml.Find("constants")) ReadConstants(*constants);
+    if (const YamlNode* metrics = spec_.yaml.Find("metrics")) ReadMetrics(*metrics);
     return std::move(config_);
   }
 
@@ -440,6 +445,110 @@ class Checker {
                                       "', of a block with other instances");
       }
     }
+  }
+
+  void ReadConstants(const YamlNode& constants) {
+    if (!constants.IsMap()) {
+      reader_.Error(constants, "`constants` must map names (CU_NUM, ...) to numbers");
+      return;
+    }
+    for (size_t i = 0; i < constants.MapSize(); ++i) {
+      auto name = reader_.Identifier(constants.MapKey(i), "constant name");
+      auto value = reader_.Unsigned(constants.MapValue(i), "constant value");
+      if (!name || !value) continue;
+      if (index_.contains(*name)) {
+        reader_.Error(constants.MapKey(i), "constant '" + *name + "' has an event's name");
+        continue;
+      }
+      config_->constants.emplace_back(*name, *value);
+    }
+  }
+
+  // `metrics: [{name:, expr:, unit:, doc:, ref:}]`, each over events,
+  // earlier metrics and constants.
+  void ReadMetrics(const YamlNode& metrics) {
+    static constexpr std::array<std::string_view, 5> kKeys{"name", "expr", "unit", "doc", "ref"};
+    if (!reader_.ExpectSequence(metrics, "metrics")) return;
+    for (const YamlNode& node : metrics.children) {
+      if (!reader_.ExpectMap(node, "a metric", kKeys)) continue;
+      Config::Metric metric;
+      const YamlNode* name = reader_.Required(node, "name", "metric");
+      const YamlNode* expr = reader_.Required(node, "expr", "metric");
+      if (!name || !expr) continue;
+      auto name_text = reader_.Identifier(*name, "metric name");
+      auto expr_text = reader_.Text(*expr, "metric expression");
+      if (!name_text || !expr_text) continue;
+      metric.name = *name_text;
+      if (index_.contains(metric.name) || MetricIndex(metric.name) || ConstantIndex(metric.name)) {
+        reader_.Error(*name, "metric '" + metric.name + "' has the name of an event, a constant or an earlier metric");
+        continue;
+      }
+      metric.expression = *expr_text;
+      if (const YamlNode* unit = node.Find("unit")) metric.unit = reader_.Text(*unit, "unit").value_or("");
+      if (const YamlNode* doc = node.Find("doc")) metric.doc = reader_.Text(*doc, "doc").value_or("");
+      if (const YamlNode* ref = node.Find("ref")) metric.ref = reader_.Text(*ref, "ref").value_or("");
+      if (ResolveMetric(*expr, metric)) config_->metrics.push_back(std::move(metric));
+    }
+  }
+
+  bool ResolveMetric(const YamlNode& expr, Config::Metric& metric) {
+    RewrittenExpression rewritten = RewriteAggregates(metric.expression);
+    metric.text = rewritten.text;
+    std::vector<std::string> known;
+    for (const MetricAggregate& aggregate : rewritten.aggregates) {
+      auto it = index_.find(aggregate.event);
+      if (it == index_.end()) {
+        reader_.Error(expr, "metric '" + metric.name + "' reduces unknown event '" + aggregate.event + "'" +
+                                DidYouMean(aggregate.event, NamesOf(config_->events)));
+        return false;
+      }
+      const Config::Dims& dims = config_->events[it->second].dims;
+      if (aggregate.count == 0 || aggregate.count > dims.instance) {
+        reader_.Error(expr, "metric '" + metric.name + "' reduces " + aggregate.event + " over " +
+                                std::to_string(aggregate.count) + " instances; its block has " +
+                                std::to_string(dims.instance) + " (per SE)");
+        return false;
+      }
+      metric.aggregates.push_back(aggregate);
+      metric.aggregate_events.push_back(it->second);
+      known.push_back(aggregate.variable);
+    }
+    // The names the text uses: events (their sum), earlier metrics, constants.
+    static const std::regex kName(R"([A-Za-z_][A-Za-z0-9_]*)");
+    for (auto it = std::sregex_iterator(metric.text.begin(), metric.text.end(), kName); it != std::sregex_iterator();
+         ++it) {
+      std::string name = it->str();
+      if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+      if (auto event = index_.find(name); event != index_.end()) {
+        metric.events.push_back(event->second);
+      } else if (auto earlier = MetricIndex(name)) {
+        metric.metrics.push_back(*earlier);
+      } else if (auto constant = ConstantIndex(name)) {
+        metric.constants.push_back(*constant);
+      } else {
+        continue;  // a function name, or unknown: muParser says which below
+      }
+      known.push_back(name);
+    }
+    if (std::optional<std::string> error = CheckExpression(metric.text, known)) {
+      reader_.Error(expr, "metric '" + metric.name + "': " + *error + " in '" + metric.text +
+                              "' (names: events, earlier metrics, constants; sum/avr/max/min(EVENT,N))");
+      return false;
+    }
+    return true;
+  }
+
+  std::optional<uint32_t> MetricIndex(const std::string& name) const {
+    for (uint32_t i = 0; i < config_->metrics.size(); ++i) {
+      if (config_->metrics[i].name == name) return i;
+    }
+    return std::nullopt;
+  }
+  std::optional<uint32_t> ConstantIndex(const std::string& name) const {
+    for (uint32_t i = 0; i < config_->constants.size(); ++i) {
+      if (config_->constants[i].first == name) return i;
+    }
+    return std::nullopt;
   }
 
   void ReadRates(const YamlNode& rates) {

@@ -10,6 +10,7 @@
 
 #include "regdb/behaviour_config.hpp"
 #include "regdb/database.hpp"
+#include "regdb/metric_expression.hpp"
 
 namespace regemu::regdb {
 
@@ -110,7 +111,25 @@ struct EventCountersConfig : BehaviourConfig {
     bool present() const { return reg != kNone; }
   };
 
+  // A derived metric (`metrics:`): an expression over the events' counts
+  // in the counting window, earlier metrics and the constants.
+  struct Metric {
+    std::string name;
+    std::string expression;  // as written
+    std::string text;        // the reductions rewritten into variables (metric_expression.hpp)
+    std::vector<MetricAggregate> aggregates;
+    std::vector<uint32_t> aggregate_events;  // per aggregate: its event
+    std::vector<uint32_t> events;            // events named plainly (their sum over instances)
+    std::vector<uint32_t> metrics;           // earlier metrics named
+    std::vector<uint32_t> constants;         // constants named
+    std::string unit;
+    std::string doc;
+    std::string ref;
+  };
+
   std::vector<Event> events;
+  std::vector<Metric> metrics;
+  std::vector<std::pair<std::string, uint64_t>> constants;  // CU_NUM, SE_NUM, ... (device values)
   Steering steering;
   Control control;
   std::vector<Slot> slots;

@@ -228,6 +228,36 @@ TEST(EventCountersConfigTest, ShippedAmdCatalogsHaveSeed004sCounters) {
   }
 }
 
+TEST(EventCountersConfigTest, MetricMistakes) {
+  std::string yaml = Pmu(R"yaml(  - name: pmu
+    kind: event-counters
+    slots:
+      - {name: GP0, select: SEL0, counter: CTR0}
+    events:
+      - {name: HITS, select: {EVENT: 1}}
+    constants: {CU_NUM: 4, HITS: 2}
+    metrics:
+      - {name: Rate, expr: "100*HITS/CU_NUM"}
+      - {name: Bad, expr: "100*HITS/"}
+      - {name: Unknown, expr: "MISSES+1"}
+      - {name: Reduced, expr: "sum(HITZ,4)"}
+      - {name: TooMany, expr: "sum(HITS,4)"}
+      - {name: Rate, expr: "1"}
+      - {name: Twice, expr: "2*Rate"}
+)yaml");
+  LoadedDatabase loaded = CheckYaml(yaml);
+  const auto& all = loaded.diagnostics.all();
+  EXPECT_THAT(all, Contains(ErrorAt(17, 28, HasSubstr("constant 'HITS' has an event's name")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(20, 27, HasSubstr("metric 'Bad': Unexpected end of expression")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(21, 31, HasSubstr("metric 'Unknown': Unexpected token \"MISSES\"")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(22, 31, HasSubstr("reduces unknown event 'HITZ' (did you mean 'HITS'?)")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(23, 31, HasSubstr("reduces HITS over 4 instances; its block has 1")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(24, 16, HasSubstr("metric 'Rate' has the name of an event, a constant or an earlier metric"))))
+      << Rendered(loaded);
+  const EventCountersConfig* config = ConfigAs<EventCountersConfig>(loaded.database.behaviours[0]);
+  EXPECT_EQ(config, nullptr);  // a section with mistakes keeps no config
+}
+
 TEST(EventCountersConfigTest, ShippedGoldmontCatalogIsLinuxs) {
   LoadOptions options;
   LoadedDatabase loaded = LoadAndCheck(std::string(REGEMU_SOURCE_DIR) + "/yaml/goldmont", options);

@@ -31,6 +31,27 @@ std::string SelectText(const Config::Event& event) {
   return text.empty() ? "-" : text;
 }
 
+// Derived metrics: name, expression, unit.
+void PrintMetrics(const Config& config, const std::string& grep, std::ostream& out) {
+  std::vector<const Config::Metric*> metrics;
+  for (const Config::Metric& metric : config.metrics) {
+    if (grep.empty() || Lower(metric.name).find(grep) != std::string::npos) metrics.push_back(&metric);
+  }
+  if (config.metrics.empty()) return;
+  out << "derived metrics: " << metrics.size() << " of " << config.metrics.size() << " (regemu's oracle: expect-metric)\n";
+  size_t name_width = 4;
+  for (const Config::Metric* metric : metrics) name_width = std::max(name_width, metric->name.size());
+  for (const Config::Metric* metric : metrics) {
+    out << std::left << std::setw(static_cast<int>(name_width)) << metric->name << "  = " << metric->expression
+        << (metric->unit.empty() ? "" : "  [" + metric->unit + "]") << "\n";
+  }
+  if (!config.constants.empty()) {
+    out << "constants:";
+    for (const auto& [name, value] : config.constants) out << " " << name << "=" << value;
+    out << "\n";
+  }
+}
+
 }  // namespace
 
 int RunEvents(const EventsOptions& options, std::ostream& out, std::ostream& err) {
@@ -66,7 +87,13 @@ int RunEvents(const EventsOptions& options, std::ostream& out, std::ostream& err
         }
         list.push_back(std::move(entry));
       }
-      catalogs.push_back({{"behaviour", spec.name}, {"events", std::move(list)}});
+      nlohmann::json metrics = nlohmann::json::array();
+      for (const Config::Metric& metric : config->metrics) {
+        if (!grep.empty() && Lower(metric.name).find(grep) == std::string::npos) continue;
+        metrics.push_back({{"name", metric.name}, {"expr", metric.expression}, {"unit", metric.unit},
+                           {"doc", metric.doc}, {"ref", metric.ref}});
+      }
+      catalogs.push_back({{"behaviour", spec.name}, {"events", std::move(list)}, {"metrics", std::move(metrics)}});
       continue;
     }
     out << options.database << ": behaviour '" << spec.name << "': " << events.size() << " of "
@@ -85,6 +112,7 @@ int RunEvents(const EventsOptions& options, std::ostream& out, std::ostream& err
           << std::setw(static_cast<int>(select_width)) << SelectText(*event) << "  " << std::setw(12)
           << (event->unit.empty() ? "-" : event->unit) << "  " << event->doc << "\n";
     }
+    PrintMetrics(*config, grep, out);
   }
   if (!any_catalog) {
     err << "regemu events: " << options.database << " has no event-counters behaviour\n";
