@@ -88,6 +88,14 @@ class BehaviourContext {
   bool records_wanted() const;
   // Records a violation at `reg` (e.g. a `protocol` rule the driver broke).
   void ReportViolation(ViolationKind kind, RegisterId reg, std::string rule);
+  // Records a violation at a place no register holds (a command packet in memory).
+  void ReportViolationAt(ViolationKind kind, SpaceId space, uint64_t offset, std::string rule);
+  // An access by the device's own hardware (a command processor executing
+  // register packets): through the frontdoor, with its access policies,
+  // every behaviour's hooks, violations and trace entries, as a CPU access.
+  // Only from Inject (not from a hook of an access in flight).
+  uint64_t Read(SpaceId space, uint64_t offset, unsigned width);
+  void Write(SpaceId space, uint64_t offset, unsigned width, uint64_t value);
 
  private:
   friend class Device;

@@ -397,6 +397,14 @@ void BehaviourContext::SetSpaceAccess(SpaceId space, SpaceAccess access, std::st
   device_.space_access_.at(space) = access;
   device_.space_access_why_.at(space) = std::move(why);
 }
+void BehaviourContext::ReportViolationAt(ViolationKind kind, SpaceId space, uint64_t offset, std::string rule) {
+  TraceEntry entry{device_.sequence_, device_.now_ns_, offset, 0, kNoRegister, space, 32, TraceOp::kRead,
+                   TraceOutcome::kOk, 0};
+  Device::Access access(entry);
+  device_.Violate(access, kind, kNoRegister, 0, std::move(rule));
+  device_.Record(access.entry.sequence, 0);
+}
+
 void BehaviourContext::ReportViolation(ViolationKind kind, RegisterId reg, std::string rule) {
   if (device_.in_flight_ != nullptr) {
     // From a hook of a frontdoor access: the access broke the rule, so the

@@ -190,6 +190,10 @@ class Device {
     SpinLock* lock_;
   };
 
+  // Read and Write without taking the lock: for accesses a behaviour makes
+  // (BehaviourContext::Read/Write) under the lock its hook already holds.
+  uint64_t ReadUnguarded(SpaceId space, uint64_t offset, unsigned width);
+  void WriteUnguarded(SpaceId space, uint64_t offset, unsigned width, uint64_t value);
   uint64_t ReadLocked(SpaceId space, uint64_t offset, unsigned width, Access& access);
   void WriteLocked(SpaceId space, uint64_t offset, unsigned width, uint64_t value, Access& access);
   uint64_t ReadBits(RegisterId reg, uint64_t lanes, Access& access);

@@ -52,6 +52,25 @@ inline void Device::Finish(Access& access) {
 
 uint64_t Device::Read(SpaceId space, uint64_t offset, unsigned width) {
   Guard guard(*this);
+  return ReadUnguarded(space, offset, width);
+}
+
+void Device::Write(SpaceId space, uint64_t offset, unsigned width, uint64_t value) {
+  Guard guard(*this);
+  WriteUnguarded(space, offset, width, value);
+}
+
+// Accesses by the device's own hardware (a command processor executing
+// register packets), from a behaviour's hook, under the lock it holds:
+// everything a CPU access goes through.
+uint64_t BehaviourContext::Read(SpaceId space, uint64_t offset, unsigned width) {
+  return device_.ReadUnguarded(space, offset, width);
+}
+void BehaviourContext::Write(SpaceId space, uint64_t offset, unsigned width, uint64_t value) {
+  device_.WriteUnguarded(space, offset, width, value);
+}
+
+inline uint64_t Device::ReadUnguarded(SpaceId space, uint64_t offset, unsigned width) {
   const SpaceModel& s = model_->spaces().at(space);
   if (space_access_[space] != SpaceAccess::kDecoded) [[unlikely]] {
     Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, 0, kNoRegister, space,
@@ -95,8 +114,7 @@ uint64_t Device::Read(SpaceId space, uint64_t offset, unsigned width) {
   return value;
 }
 
-void Device::Write(SpaceId space, uint64_t offset, unsigned width, uint64_t value) {
-  Guard guard(*this);
+inline void Device::WriteUnguarded(SpaceId space, uint64_t offset, unsigned width, uint64_t value) {
   const SpaceModel& s = model_->spaces().at(space);
   if (IsAccessWidth(width)) value &= WidthMask(width);
   if (space_access_[space] != SpaceAccess::kDecoded) [[unlikely]] {

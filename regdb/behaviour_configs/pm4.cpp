@@ -1,0 +1,62 @@
+// `kind: pm4`: the check of a command processor's section.
+#include "regdb/behaviour_configs/pm4.hpp"
+
+#include <array>
+#include <string>
+
+#include "regdb/behaviour_kinds.hpp"
+#include "regdb/names.hpp"
+#include "regdb/spelling.hpp"
+
+namespace regemu::regdb {
+
+std::unique_ptr<BehaviourConfig> CheckPm4Config(const BehaviourSpec& spec, const Database& database,
+                                                SchemaReader& reader) {
+  static constexpr std::array<std::string_view, 7> kKeys{"kind", "name", "registers", "uconfig_base", "sh_base",
+                                                         "xcc", "sample"};
+  if (!reader.ExpectMap(spec.yaml, "a pm4 behaviour", kKeys)) return nullptr;
+  auto config = std::make_unique<Pm4Config>();
+  std::string what = "pm4 behaviour '" + spec.name + "'";
+  if (const YamlNode* node = reader.Required(spec.yaml, "registers", what)) {
+    if (auto name = reader.Identifier(*node, "registers")) {
+      if (auto space = database.FindSpace(*name)) {
+        config->registers = *space;
+      } else {
+        reader.Error(*node, what + " names unknown space '" + *name + "'" + DidYouMean(*name, NamesOf(database.spaces)));
+      }
+    }
+  }
+  constexpr uint64_t kMaxDword = (uint64_t{1} << 62) - 1;
+  if (const YamlNode* node = spec.yaml.Find("uconfig_base")) {
+    config->uconfig_base = reader.Unsigned(*node, "uconfig_base", 0, kMaxDword).value_or(0xC000);
+  }
+  if (const YamlNode* node = spec.yaml.Find("sh_base")) {
+    config->sh_base = reader.Unsigned(*node, "sh_base", 0, kMaxDword).value_or(0x2C00);
+  }
+  if (const YamlNode* node = spec.yaml.Find("xcc")) {
+    config->xcc = static_cast<uint32_t>(reader.Unsigned(*node, "xcc", 0, 7).value_or(0));
+  }
+  if (const YamlNode* node = spec.yaml.Find("sample")) {
+    // REGISTER.FIELD
+    if (auto text = reader.Text(*node, "sample")) {
+      size_t dot = text->find('.');
+      std::string reg_name = text->substr(0, dot);
+      const Register* reg = database.RegisterNamed(reg_name);
+      if (dot == std::string::npos) {
+        reader.Error(*node, what + ": `sample` is REGISTER.FIELD");
+      } else if (!reg) {
+        reader.Error(*node, what + " names unknown register '" + reg_name + "'" +
+                                DidYouMean(reg_name, NamesOf(database.registers)));
+      } else if (const Field* field = reg->FindField(text->substr(dot + 1))) {
+        config->sample_register = database.IndexOf(*reg);
+        config->sample = FieldBits::Of(field->mask());
+      } else {
+        reader.Error(*node, "register '" + reg->name + "' has no field '" + text->substr(dot + 1) + "'" +
+                                DidYouMean(text->substr(dot + 1), NamesOf(reg->fields)));
+      }
+    }
+  }
+  return config;
+}
+
+}  // namespace regemu::regdb
