@@ -108,6 +108,7 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
 
   void OnReset(BehaviourContext& context) override {
     for (auto& rates : rates_) std::fill(rates.begin(), rates.end(), 0);
+    rated_.clear();
     for (auto& remainders : remainders_) std::fill(remainders.begin(), remainders.end(), 0);
     for (auto& window : window_) std::fill(window.begin(), window.end(), 0);
     for (const auto& [event, milli] : config_->rates) SetRate(config_->events[event].root, milli, AllOf(event));
@@ -127,9 +128,9 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
   }
 
   void OnClock(BehaviourContext& context, uint64_t from_ns, uint64_t to_ns) override {
+    if (rated_.empty()) return;
     uint64_t ns = to_ns - from_ns;
-    bool any = false;
-    for (size_t e = 0; e < rates_.size(); ++e) {
+    for (uint32_t e : rated_) {
       for (size_t k = 0; k < rates_[e].size(); ++k) {
         occurrences_[e][k] = 0;
         uint64_t rate = rates_[e][k];
@@ -139,23 +140,25 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
         uint64_t part = rate * (ns % 1'000'000) + remainders_[e][k];
         occurrences_[e][k] = rate * (ns / 1'000'000) + part / 1'000'000;
         remainders_[e][k] = part % 1'000'000;
-        any = true;
       }
     }
-    if (!any) return;
     if (InWindow(context)) {
-      for (size_t e = 0; e < window_.size(); ++e) {
+      for (uint32_t e : rated_) {
         for (size_t k = 0; k < window_[e].size(); ++k) window_[e][k] += occurrences_[e][k];
       }
     }
-    uint64_t cycles = config_->cycles_event ? occurrences_[config_->events[*config_->cycles_event].root][0] : 0;
+    uint64_t cycles = 0;
+    if (config_->cycles_event) {
+      uint32_t root = config_->events[*config_->cycles_event].root;
+      if (IsRated(root)) cycles = occurrences_[root][0];
+    }
     bool overflowed = false;
     for (size_t s = 0; s < slots_.size(); ++s) {
       for (uint32_t k = 0; k < slots_[s].selected.size(); ++k) {
         uint32_t root = slots_[s].selected[k];
-        if (root == kNoEvent || !Counting(context, s, k)) continue;
+        if (root == kNoEvent || (cycles == 0 && !IsRated(root)) || !Counting(context, s, k)) continue;
         CycleFilter filter = Filter(context, s, k);
-        uint64_t occurred = occurrences_[root][k];
+        uint64_t occurred = IsRated(root) ? occurrences_[root][k] : 0;
         // With a threshold, cycles without the event count too (INV).
         if (occurred == 0 && (filter.counts_occurrences() || cycles == 0)) continue;
         overflowed |= Add(context, s, k, FilteredCount(filter, occurred, cycles, slots_[s].filters[k]));
@@ -438,7 +441,12 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
     uint32_t j = 0;
     uint32_t n = range.size();
     range.ForEach(dims, [&](uint32_t k) { rates_[root][k] = Share(milli, n, j++); });
+    bool rated = std::any_of(rates_[root].begin(), rates_[root].end(), [](uint64_t rate) { return rate != 0; });
+    auto it = std::find(rated_.begin(), rated_.end(), root);
+    if (rated && it == rated_.end()) rated_.push_back(root);
+    if (!rated && it != rated_.end()) rated_.erase(it);
   }
+  bool IsRated(uint32_t root) const { return std::find(rated_.begin(), rated_.end(), root) != rated_.end(); }
 
   void Burst(BehaviourContext& context, uint32_t root, uint64_t count, const InstanceRange& range) {
     const Config::Dims& dims = config_->events[root].dims;
@@ -675,6 +683,7 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
   std::vector<std::vector<uint64_t>> remainders_;   // carried fraction, in 1e-6 events
   std::vector<std::vector<uint64_t>> occurrences_;  // scratch for one clock step
   std::vector<std::vector<uint64_t>> window_;       // occurrences while counting (control START), for metrics
+  std::vector<uint32_t> rated_;                     // the root events with a rate (few): what a clock step counts
   std::vector<SlotState> slots_;
   bool user_mode_ = false;
   bool started_ = false;              // control: START since the last reset

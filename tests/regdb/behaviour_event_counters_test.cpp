@@ -258,6 +258,20 @@ TEST(EventCountersConfigTest, MetricMistakes) {
   EXPECT_EQ(config, nullptr);  // a section with mistakes keeps no config
 }
 
+TEST(Pm4ConfigTest, MistakesAreReportedAtTheirKeys) {
+  std::string yaml = Pmu(R"(  - name: cp
+    kind: pm4
+    registers: msrr
+    xcc: 9
+    sample: GCTRL.ENN
+)");
+  LoadedDatabase loaded = CheckYaml(yaml);
+  const auto& all = loaded.diagnostics.all();
+  EXPECT_THAT(all, Contains(ErrorAt(13, 16, HasSubstr("names unknown space 'msrr' (did you mean 'msr'?)")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(14, 10, HasSubstr("xcc")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(15, 13, HasSubstr("register 'GCTRL' has no field 'ENN'")))) << Rendered(loaded);
+}
+
 TEST(EventCountersConfigTest, ShippedGoldmontCatalogIsLinuxs) {
   LoadOptions options;
   LoadedDatabase loaded = LoadAndCheck(std::string(REGEMU_SOURCE_DIR) + "/yaml/goldmont", options);
