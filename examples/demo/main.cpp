@@ -3,7 +3,9 @@
 // each means, then each of its deliberate bugs on a fresh device with the
 // violations regemu reports; then an OA stream of the example OA driver
 // (examples/i915_perf) and one of its bugs; then the example Goldmont PMU
-// driver (examples/goldmont_perf) on yaml/goldmont and its bugs. Exit 0 when the drivers are
+// driver (examples/goldmont_perf) on yaml/goldmont and its bugs; then the
+// example MI200 counter collector (examples/rocm_collector) against
+// regemu's metric oracle, and its bugs. Exit 0 when the drivers are
 // clean and every bug caused exactly its kind of violation.
 //
 //   regemu_example_demo [--full] [DB]
@@ -14,6 +16,7 @@
 #include <stdexcept>
 
 #include "examples/demo/buggy_runs.hpp"
+#include "examples/demo/collector_run.hpp"
 #include "examples/demo/happy_run.hpp"
 #include "examples/demo/oa_stream_run.hpp"
 #include "examples/demo/pmu_run.hpp"
@@ -53,11 +56,13 @@ int main(int argc, char** argv) {
 
   bool oa = demo::RunOaStream(model, std::cout);
   bool pmu = demo::RunGoldmontPmu(REGEMU_EXAMPLE_GOLDMONT_DB, std::cout);
+  bool collector = demo::RunRocmCollector(REGEMU_EXAMPLE_MI200_DB, std::cout);
 
-  bool ok = happy && bugs_caught && oa && pmu;
+  bool ok = happy && bugs_caught && oa && pmu && collector;
   std::cout << "\n" << (ok ? "demo: OK" : "demo: FAILED") << " (driver clean: " << (happy ? "yes" : "NO")
             << "; every bug caught as its kind: " << (bugs_caught ? "yes" : "NO")
             << "; OA stream clean and its bug caught: " << (oa ? "yes" : "NO")
-            << "; PMU driver clean and its bugs caught: " << (pmu ? "yes" : "NO") << ")\n";
+            << "; PMU driver clean and its bugs caught: " << (pmu ? "yes" : "NO")
+            << "; collector matches the oracle and its bugs show: " << (collector ? "yes" : "NO") << ")\n";
   return ok ? 0 : 1;
 }

@@ -1,10 +1,14 @@
 // Links the installed regemu::fakes: a driver test against the installed
-// Haswell database.
+// Haswell database, and a profiler test against the installed MI200
+// database's counters and metric oracle (muParser, found by the package).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "fakes/device_test.hpp"
 #include "fakes/matchers.hpp"
+
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -19,6 +23,22 @@ TEST_F(ConsumerTest, DriverEnablesOaThroughTheInstalledKit) {
   mmio.Write32(0x2360, mmio.Read32(0x2360) | 1);
   EXPECT_THAT(device(), regemu::fakes::FieldIs("OACONTROL", 1));
   EXPECT_THAT(device(), regemu::fakes::Wrote("OACONTROL", 1));
+}
+
+TEST_F(ConsumerTest, ProfilerChecksAMetricAgainstTheInstalledOracle) {
+  LoadDevice(regemu::fakes::ShippedDatabase("mi200"));
+  regemu::fakes::MmioBus& mmio = bus("mmio");
+  mmio.Write32(0x36100, 0);      // GRBM_PERFCOUNTER0_SELECT: GRBM_COUNT
+  mmio.Write32(0x36104, 2);      // GRBM_PERFCOUNTER1_SELECT: GRBM_GUI_ACTIVE
+  mmio.Write32(0x36020, 0);      // CP_PERFMON_CNTL: DISABLE_AND_RESET
+  mmio.Write32(0x36020, 1);      // START
+  ASSERT_EQ(device().Inject("event", std::vector<std::string>{"GRBM_COUNT", "1000"}), "");
+  ASSERT_EQ(device().Inject("event", std::vector<std::string>{"GRBM_GUI_ACTIVE", "250"}), "");
+  mmio.Write32(0x36020, 0x401);  // START | SAMPLE_ENABLE
+  double busy = 100.0 * mmio.Read32(0x3410C) / mmio.Read32(0x34100);
+  std::string error;
+  EXPECT_DOUBLE_EQ(busy, device().Metric("GPUBusy", error).value_or(-1)) << error;
+  EXPECT_DOUBLE_EQ(busy, 25.0);
 }
 
 }  // namespace
