@@ -44,6 +44,21 @@ std::shared_ptr<const BehaviourConfig> CheckBehaviourConfig(const BehaviourSpec&
   return config;
 }
 
+const Register* RegisterNamedAt(const YamlNode& node, std::string_view name, std::string_view what,
+                                const Database& database, SchemaReader& reader) {
+  if (const Register* reg = database.RegisterNamed(name)) return reg;
+  reader.Error(node, std::string(what) + " names unknown register '" + std::string(name) + "'" +
+                         DidYouMean(name, NamesOf(database.registers)));
+  return nullptr;
+}
+
+const Field* FieldNamedAt(const YamlNode& node, const Register& reg, std::string_view name, SchemaReader& reader) {
+  if (const Field* field = reg.FindField(name)) return field;
+  reader.Error(node, "register '" + reg.name + "' has no field '" + std::string(name) + "'" +
+                         DidYouMean(name, NamesOf(reg.fields)));
+  return nullptr;
+}
+
 const Register* ResolveRegisterKey(const BehaviourSpec& spec, std::string_view key, bool required,
                                    const Database& database, SchemaReader& reader) {
   const YamlNode* node = required ? reader.Required(spec.yaml, key, "behaviour '" + spec.name + "'")
@@ -51,10 +66,7 @@ const Register* ResolveRegisterKey(const BehaviourSpec& spec, std::string_view k
   if (!node) return nullptr;
   auto name = reader.Identifier(*node, std::string(key));
   if (!name) return nullptr;
-  if (const Register* reg = database.RegisterNamed(*name)) return reg;
-  reader.Error(*node, "behaviour '" + spec.name + "' names unknown register '" + *name + "'" +
-                          DidYouMean(*name, NamesOf(database.registers)));
-  return nullptr;
+  return RegisterNamedAt(*node, *name, "behaviour '" + spec.name + "'", database, reader);
 }
 
 const Field* ResolveFieldKey(const BehaviourSpec& spec, std::string_view key, const Register& reg,
@@ -63,9 +75,7 @@ const Field* ResolveFieldKey(const BehaviourSpec& spec, std::string_view key, co
   if (!node) return nullptr;
   auto name = reader.Identifier(*node, std::string(key));
   if (!name) return nullptr;
-  if (const Field* field = reg.FindField(*name)) return field;
-  reader.Error(*node, "register '" + reg.name + "' has no field '" + *name + "'" + DidYouMean(*name, NamesOf(reg.fields)));
-  return nullptr;
+  return FieldNamedAt(*node, reg, *name, reader);
 }
 
 namespace {

@@ -42,6 +42,14 @@ std::shared_ptr<const BehaviourConfig> CheckBehaviourConfig(const BehaviourSpec&
 #include "regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
 
+// Shared by kind checks: `name`, written at `node`, as a register of the
+// database, or null after reporting "WHAT names unknown register 'NAME'"
+// with a close match; and `name` as a field of `reg`, or null after
+// reporting "register 'R' has no field 'NAME'" with a close match.
+const Register* RegisterNamedAt(const YamlNode& node, std::string_view name, std::string_view what,
+                                const Database& database, SchemaReader& reader);
+const Field* FieldNamedAt(const YamlNode& node, const Register& reg, std::string_view name, SchemaReader& reader);
+
 // Shared by kind checks: resolves `key: REGISTER` (and an optional `field_key:
 // FIELD` of it) in the spec, reporting unknown names with a close match.
 const Register* ResolveRegisterKey(const BehaviourSpec& spec, std::string_view key, bool required,

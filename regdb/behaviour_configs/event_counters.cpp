@@ -270,10 +270,7 @@ class Checker {
   const Register* RegisterAt(const YamlNode& node, uint32_t n) {
     auto text = reader_.Text(node, "register");
     if (!text) return nullptr;
-    std::string name = Substitute(*text, n);
-    if (const Register* reg = db_.RegisterNamed(name)) return reg;
-    reader_.Error(node, What() + " names unknown register '" + name + "'" + DidYouMean(name, NamesOf(db_.registers)));
-    return nullptr;
+    return RegisterNamedAt(node, Substitute(*text, n), What(), db_, reader_);
   }
 
   // `FIELD` (of the slot's select register) or `REGISTER.FIELD`.
@@ -285,23 +282,15 @@ class Checker {
     const Register* reg = select;
     std::string field_name = ref;
     if (size_t dot = ref.find('.'); dot != std::string::npos) {
-      std::string reg_name = ref.substr(0, dot);
       field_name = ref.substr(dot + 1);
-      reg = db_.RegisterNamed(reg_name);
-      if (!reg) {
-        reader_.Error(node, What() + " names unknown register '" + reg_name + "'" +
-                                DidYouMean(reg_name, NamesOf(db_.registers)));
-        return out;
-      }
+      reg = RegisterNamedAt(node, ref.substr(0, dot), What(), db_, reader_);
+      if (!reg) return out;
     } else if (!reg) {
       reader_.Error(node, "`" + std::string(role) + ": " + ref + "` names a field of the select register, and this slot has none; write REGISTER.FIELD");
       return out;
     }
-    const Field* field = reg->FindField(field_name);
-    if (!field) {
-      reader_.Error(node, "register '" + reg->name + "' has no field '" + field_name + "'" + DidYouMean(field_name, NamesOf(reg->fields)));
-      return out;
-    }
+    const Field* field = FieldNamedAt(node, *reg, field_name, reader_);
+    if (!field) return out;
     out.reg = db_.IndexOf(*reg);
     out.bits = FieldBits::Of(field->mask());
     return out;

@@ -20,10 +20,7 @@ const Register* ResolveName(const BehaviourSpec& spec, const YamlNode& node, std
                             const Database& database, SchemaReader& reader) {
   auto name = reader.Identifier(node, std::string(what));
   if (!name) return nullptr;
-  if (const Register* reg = database.RegisterNamed(*name)) return reg;
-  reader.Error(node, "forcewake behaviour '" + spec.name + "' names unknown register '" + *name + "'" +
-                         DidYouMean(*name, NamesOf(database.registers)));
-  return nullptr;
+  return RegisterNamedAt(node, *name, "forcewake behaviour '" + spec.name + "'", database, reader);
 }
 
 // Domain names map to their index in config.domains.

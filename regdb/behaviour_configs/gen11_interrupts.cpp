@@ -12,8 +12,6 @@
 #include <vector>
 
 #include "regdb/behaviour_kinds.hpp"
-#include "regdb/names.hpp"
-#include "regdb/spelling.hpp"
 
 namespace regemu::regdb {
 namespace {
@@ -58,10 +56,7 @@ class Gen11Check {
   const Register* Resolve(const YamlNode& node, std::string_view what) {
     auto name = reader_.Identifier(node, what);
     if (!name) return nullptr;
-    if (const Register* reg = database_.RegisterNamed(*name)) return reg;
-    reader_.Error(node, What() + " names unknown register '" + *name + "'" +
-                            DidYouMean(*name, NamesOf(database_.registers)));
-    return nullptr;
+    return RegisterNamedAt(node, *name, What(), database_, reader_);
   }
 
   // `REGISTER.FIELD` of a 16-bit field, into `out`; returns "REGISTER.FIELD" or nothing.
@@ -76,18 +71,10 @@ class Gen11Check {
     }
     std::string reg_name = text->substr(0, dot);
     std::string field_name = text->substr(dot + 1);
-    const Register* reg = database_.RegisterNamed(reg_name);
-    if (!reg) {
-      reader_.Error(node, What() + " names unknown register '" + reg_name + "'" +
-                              DidYouMean(reg_name, NamesOf(database_.registers)));
-      return std::nullopt;
-    }
-    const Field* field = reg->FindField(field_name);
-    if (!field) {
-      reader_.Error(node, "register '" + reg->name + "' has no field '" + field_name + "'" +
-                              DidYouMean(field_name, NamesOf(reg->fields)));
-      return std::nullopt;
-    }
+    const Register* reg = RegisterNamedAt(node, reg_name, What(), database_, reader_);
+    if (!reg) return std::nullopt;
+    const Field* field = FieldNamedAt(node, *reg, field_name, reader_);
+    if (!field) return std::nullopt;
     if (field->bits.width() != 16) {
       reader_.Error(node, std::string(what) + " '" + *text + "' is " + std::to_string(field->bits.width()) +
                               " bits wide; an enable or mask half is 16 bits");

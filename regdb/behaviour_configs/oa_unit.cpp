@@ -149,12 +149,8 @@ class OaUnitCheck {
       }
       auto name = reader_.Identifier(*value, role.key);
       if (!name) continue;
-      const Register* reg = database_.RegisterNamed(*name);
-      if (!reg) {
-        reader_.Error(*value, What() + " names unknown register '" + *name + "'" +
-                                  DidYouMean(*name, NamesOf(database_.registers)));
-        continue;
-      }
+      const Register* reg = RegisterNamedAt(*value, *name, What(), database_, reader_);
+      if (!reg) continue;
       if (reg->width != 32) reader_.Error(*value, "register '" + reg->name + "' must be 32 bits wide for an OA role");
       RegisterIndex index = database_.IndexOf(*reg);
       if (auto [it, fresh] = used.emplace(index, role.key); !fresh) {

@@ -27,12 +27,8 @@ const Register* ResolvePciRegister(const BehaviourSpec& spec, const YamlNode& ma
   if (!node) return nullptr;
   auto name = reader.Identifier(*node, std::string(key));
   if (!name) return nullptr;
-  const Register* reg = database.RegisterNamed(*name);
-  if (!reg) {
-    reader.Error(*node, "pci-config behaviour '" + spec.name + "' names unknown register '" + *name + "'" +
-                            DidYouMean(*name, NamesOf(database.registers)));
-    return nullptr;
-  }
+  const Register* reg = RegisterNamedAt(*node, *name, "pci-config behaviour '" + spec.name + "'", database, reader);
+  if (!reg) return nullptr;
   if (reg->space >= database.spaces.size()) return nullptr;  // reported by the link step
   if (database.spaces[reg->space].kind != SpaceKind::kPciConfig) {
     reader.Error(*node, "'" + std::string(key) + "' register '" + *name + "' is in space '" + reg->space_name +
@@ -200,16 +196,10 @@ std::unique_ptr<BehaviourConfig> CheckPciConfigConfig(const BehaviourSpec& spec,
       const YamlNode* field_node = reader.Required(*aperture, "size_field", "pci-config aperture");
       auto size_name = size_node ? reader.Identifier(*size_node, "size") : std::nullopt;
       auto field_name = field_node ? reader.Identifier(*field_node, "size_field") : std::nullopt;
-      const Register* size = size_name ? database.RegisterNamed(*size_name) : nullptr;
-      if (size_name && !size) {
-        reader.Error(*size_node, "pci-config behaviour '" + spec.name + "' names unknown register '" + *size_name +
-                                     "'" + DidYouMean(*size_name, NamesOf(database.registers)));
-      }
-      const Field* field = size && field_name ? size->FindField(*field_name) : nullptr;
-      if (size && field_name && !field) {
-        reader.Error(*field_node, "register '" + size->name + "' has no field '" + *field_name + "'" +
-                                      DidYouMean(*field_name, NamesOf(size->fields)));
-      }
+      const Register* size =
+          size_name ? RegisterNamedAt(*size_node, *size_name, "pci-config behaviour '" + spec.name + "'", database, reader)
+                    : nullptr;
+      const Field* field = size && field_name ? FieldNamedAt(*field_node, *size, *field_name, reader) : nullptr;
       if (size) config->aperture_size = database.IndexOf(*size);
       if (field) config->aperture_size_bits = FieldBits::Of(field->mask());
     }

@@ -40,19 +40,13 @@ std::unique_ptr<BehaviourConfig> CheckPm4Config(const BehaviourSpec& spec, const
     // REGISTER.FIELD
     if (auto text = reader.Text(*node, "sample")) {
       size_t dot = text->find('.');
-      std::string reg_name = text->substr(0, dot);
-      const Register* reg = database.RegisterNamed(reg_name);
       if (dot == std::string::npos) {
         reader.Error(*node, what + ": `sample` is REGISTER.FIELD");
-      } else if (!reg) {
-        reader.Error(*node, what + " names unknown register '" + reg_name + "'" +
-                                DidYouMean(reg_name, NamesOf(database.registers)));
-      } else if (const Field* field = reg->FindField(text->substr(dot + 1))) {
-        config->sample_register = database.IndexOf(*reg);
-        config->sample = FieldBits::Of(field->mask());
-      } else {
-        reader.Error(*node, "register '" + reg->name + "' has no field '" + text->substr(dot + 1) + "'" +
-                                DidYouMean(text->substr(dot + 1), NamesOf(reg->fields)));
+      } else if (const Register* reg = RegisterNamedAt(*node, text->substr(0, dot), what, database, reader)) {
+        if (const Field* field = FieldNamedAt(*node, *reg, text->substr(dot + 1), reader)) {
+          config->sample_register = database.IndexOf(*reg);
+          config->sample = FieldBits::Of(field->mask());
+        }
       }
     }
   }
