@@ -18,7 +18,6 @@
 // instance the steering register picks, and with sampling the counter
 // registers show the last sample, not the live count.
 #include <algorithm>
-#include <charconv>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -29,6 +28,7 @@
 #include "emulator/behaviours/event_counting.hpp"
 #include "regdb/behaviour_configs/event_counters.hpp"
 #include "regdb/metric_expression.hpp"
+#include "regdb/names.hpp"
 #include "regdb/numbers.hpp"
 #include "regdb/spelling.hpp"
 
@@ -37,6 +37,7 @@ namespace {
 
 using Config = regdb::EventCountersConfig;
 constexpr uint32_t kNoEvent = ~uint32_t{0};
+constexpr uint32_t kNoInstance = ~uint32_t{0};
 constexpr uint64_t kMilli = 1000;
 // A billion events per microsecond (a thousand per picosecond) is beyond any
 // counter's event; the bound keeps the clock arithmetic in 64 bits.
@@ -44,23 +45,16 @@ constexpr uint64_t kMaxRateMilli = uint64_t{1'000'000'000} * kMilli;
 
 uint64_t WidthMask(unsigned width) { return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }
 
-// "12", "0.5", "2.125": events per microsecond, in thousandths.
+// "12", "0.5", "2.125": events per microsecond, at most three decimals,
+// in thousandths.
 std::optional<uint64_t> ParseMilli(std::string_view text) {
   size_t dot = text.find('.');
-  std::string_view whole = text.substr(0, dot);
-  std::string_view fraction = dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1);
-  if (whole.empty() || fraction.size() > 3 || (dot != std::string_view::npos && fraction.empty())) return std::nullopt;
-  uint64_t units = 0;
-  auto [end, error] = std::from_chars(whole.data(), whole.data() + whole.size(), units);
-  if (error != std::errc{} || end != whole.data() + whole.size() || units > kMaxRateMilli / kMilli) return std::nullopt;
-  uint64_t milli = units * kMilli;
-  uint64_t scale = 100;
-  for (char c : fraction) {
-    if (c < '0' || c > '9') return std::nullopt;
-    milli += static_cast<uint64_t>(c - '0') * scale;
-    scale /= 10;
+  if (dot != std::string_view::npos && text.size() - dot - 1 > 3) return std::nullopt;
+  auto micros = regdb::ParseDecimalMicros(text);
+  if (!std::holds_alternative<uint64_t>(micros) || std::get<uint64_t>(micros) / kMilli > kMaxRateMilli) {
+    return std::nullopt;
   }
-  return milli <= kMaxRateMilli ? std::optional<uint64_t>(milli) : std::nullopt;
+  return std::get<uint64_t>(micros) / kMilli;
 }
 
 // Share `j` of `total` split over `n`: the remainder goes to the first.
@@ -108,6 +102,7 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
 
   void OnReset(BehaviourContext& context) override {
     for (auto& rates : rates_) std::fill(rates.begin(), rates.end(), 0);
+    for (auto& occurrences : occurrences_) std::fill(occurrences.begin(), occurrences.end(), 0);
     rated_.clear();
     for (auto& remainders : remainders_) std::fill(remainders.begin(), remainders.end(), 0);
     for (auto& window : window_) std::fill(window.begin(), window.end(), 0);
@@ -117,6 +112,7 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
       std::fill(state.live.begin(), state.live.end(), 0);
       std::fill(state.sampled.begin(), state.sampled.end(), 0);
       std::fill(state.filters.begin(), state.filters.end(), CycleFilterState{});
+      state.shown = kNoInstance;  // the registers hold their reset values
       uint64_t select = config_->slots[s].select == Config::kNone ? 0 : context.Peek(config_->slots[s].select);
       std::fill(state.select.begin(), state.select.end(), select);
     }
@@ -147,20 +143,18 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
         for (size_t k = 0; k < window_[e].size(); ++k) window_[e][k] += occurrences_[e][k];
       }
     }
-    uint64_t cycles = 0;
-    if (config_->cycles_event) {
-      uint32_t root = config_->events[*config_->cycles_event].root;
-      if (IsRated(root)) cycles = occurrences_[root][0];
-    }
+    // occurrences_ of a root without a rate stay 0 (SetRate, OnReset).
+    uint64_t cycles = config_->cycles_event ? occurrences_[config_->events[*config_->cycles_event].root][0] : 0;
     bool overflowed = false;
     for (size_t s = 0; s < slots_.size(); ++s) {
       for (uint32_t k = 0; k < slots_[s].selected.size(); ++k) {
         uint32_t root = slots_[s].selected[k];
-        if (root == kNoEvent || (cycles == 0 && !IsRated(root)) || !Counting(context, s, k)) continue;
+        if (root == kNoEvent) continue;
+        uint64_t occurred = occurrences_[root][k];
+        if ((occurred == 0 && cycles == 0) || !Counting(context, s, k)) continue;
         CycleFilter filter = Filter(context, s, k);
-        uint64_t occurred = IsRated(root) ? occurrences_[root][k] : 0;
         // With a threshold, cycles without the event count too (INV).
-        if (occurred == 0 && (filter.counts_occurrences() || cycles == 0)) continue;
+        if (occurred == 0 && filter.counts_occurrences()) continue;
         overflowed |= Add(context, s, k, FilteredCount(filter, occurred, cycles, slots_[s].filters[k]));
       }
     }
@@ -179,7 +173,12 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
 
   void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after) override {
     if (config_->steering.present() && reg == config_->steering.reg) {
-      ShowAll(context);
+      // Only what slots with instances show depends on the steering, and
+      // only where it now names another instance.
+      for (size_t s = 0; s < slots_.size(); ++s) {
+        const Config::Slot& slot = config_->slots[s];
+        if (slot.dims.count() > 1 && Shown(context, slot.dims).value_or(kNoInstance) != slots_[s].shown) Show(context, s);
+      }
       return;
     }
     if (config_->control.present() && reg == config_->control.reg) {
@@ -202,9 +201,14 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
       return;
     }
 
-    // Enables, privilege bits, response registers.
+    // Enables, privilege bits, unbanked selects, response registers: only
+    // the last two change which event a slot counts.
     if (config_->rule_enable_with_pending_overflow) CheckPendingOverflow(context, reg, before);
-    Reselect(context);
+    bool response = std::any_of(config_->responses.begin(), config_->responses.end(),
+                                [&](const Config::Response& r) { return r.reg == reg; });
+    for (size_t s = 0; s < slots_.size(); ++s) {
+      if (response || config_->slots[s].select == reg) ReselectSlot(context, s);
+    }
     UpdateInterrupt(context);
   }
 
@@ -227,10 +231,8 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
     }
     auto it = shared_->event_index.find(args[0]);
     if (it == shared_->event_index.end()) {
-      std::vector<std::string_view> names;
-      names.reserve(config_->events.size());
-      for (const Config::Event& event : config_->events) names.push_back(event.name);
-      error = "no event '" + args[0] + "' in the catalog" + regdb::DidYouMean(args[0], names) + "; " + usage;
+      error = "no event '" + args[0] + "' in the catalog" + regdb::DidYouMean(args[0], regdb::NamesOf(config_->events)) +
+              "; " + usage;
       return InjectResult::kBadArguments;
     }
     uint32_t root = config_->events[it->second].root;
@@ -320,6 +322,7 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
     std::vector<uint64_t> select;     // banked: per instance, the select register's value
     std::vector<uint32_t> selected;   // per instance: the root event the select picks, or kNoEvent
     std::vector<CycleFilterState> filters;
+    uint32_t shown = kNoInstance;     // banked: the instance the registers show (set by Show)
   };
 
   // ------------------------------------------------------------ instances
@@ -444,9 +447,11 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
     bool rated = std::any_of(rates_[root].begin(), rates_[root].end(), [](uint64_t rate) { return rate != 0; });
     auto it = std::find(rated_.begin(), rated_.end(), root);
     if (rated && it == rated_.end()) rated_.push_back(root);
-    if (!rated && it != rated_.end()) rated_.erase(it);
+    if (!rated && it != rated_.end()) {
+      rated_.erase(it);
+      std::fill(occurrences_[root].begin(), occurrences_[root].end(), 0);
+    }
   }
-  bool IsRated(uint32_t root) const { return std::find(rated_.begin(), rated_.end(), root) != rated_.end(); }
 
   void Burst(BehaviourContext& context, uint32_t root, uint64_t count, const InstanceRange& range) {
     const Config::Dims& dims = config_->events[root].dims;
@@ -491,6 +496,7 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
     if (!shared_->banked[s]) return;
     const Config::Slot& slot = config_->slots[s];
     std::optional<uint32_t> k = Shown(context, slot.dims);
+    slots_[s].shown = k.value_or(kNoInstance);
     uint64_t count = 0;
     if (k) count = shared_->latched ? slots_[s].sampled[*k] : slots_[s].live[*k];
     ShowValue(context, slot, count);

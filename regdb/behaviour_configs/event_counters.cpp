@@ -103,7 +103,7 @@ class Checker {
     for (const auto& [self, node] : same_as) {
       std::optional<uint32_t> target = EventNamed(*node);
       if (!target) continue;
-      if (*target == self || config_->events[*target].root != *target || same_as_targets_of(*target, same_as)) {
+      if (*target == self || HasSameAs(*target, same_as)) {
         reader_.Error(*node, "`same_as` must name another event that is not itself `same_as` one");
         continue;
       }
@@ -111,7 +111,8 @@ class Checker {
     }
   }
 
-  static bool same_as_targets_of(uint32_t event, const std::vector<std::pair<uint32_t, const YamlNode*>>& same_as) {
+  // Whether `event` is itself `same_as` another (one level only).
+  static bool HasSameAs(uint32_t event, const std::vector<std::pair<uint32_t, const YamlNode*>>& same_as) {
     for (const auto& entry : same_as) {
       if (entry.first == event) return true;
     }
@@ -304,7 +305,7 @@ class Checker {
       const Config::Event& event = config_->events[e];
       if (event.fixed || event.select.empty() || event.block != slot.block) continue;
       if (!event.response) {
-        if (auto match = MatchOf(*select, event.select, {})) slot.matches[e].push_back(*match);
+        if (auto match = MatchOf(*select, event.select)) slot.matches[e].push_back(*match);
         continue;
       }
       // An offcore event: the select's fields that pick a response register
@@ -316,7 +317,7 @@ class Checker {
           for (const auto& w : response.when) in_when |= w.first == field.first;
           if (!in_when) fields.push_back(field);
         }
-        if (auto match = MatchOf(*select, fields, {})) {
+        if (auto match = MatchOf(*select, fields)) {
           match->response_register = response.reg;
           slot.matches[e].push_back(*match);
         }
@@ -327,8 +328,8 @@ class Checker {
   // The (mask, value) selecting `fields` in `select`; none when a field is
   // missing or its value does not fit (the slot cannot count the event).
   static std::optional<Config::Match> MatchOf(const Register& select,
-                                              const std::vector<std::pair<std::string, uint64_t>>& fields,
-                                              Config::Match match) {
+                                              const std::vector<std::pair<std::string, uint64_t>>& fields) {
+    Config::Match match;
     for (const auto& [field_name, value] : fields) {
       const Field* field = select.FindField(field_name);
       if (!field || value > (field->mask() >> field->bits.lsb)) return std::nullopt;
