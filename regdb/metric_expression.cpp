@@ -2,6 +2,8 @@
 
 #include <muParser.h>
 
+#include <charconv>
+#include <cstdint>
 #include <regex>
 
 namespace regemu::regdb {
@@ -15,8 +17,13 @@ std::optional<MetricReduction> ReductionNamed(const std::string& name) {
   return std::nullopt;
 }
 
-// muParser's own message ("Unexpected token "X" found at position 4.").
-std::string ParserMessage(const mu::Parser::exception_type& error) { return error.GetMsg(); }
+// The instance count of a reduction, saturated: a count too large for 32
+// bits is reported by the check as more instances than the block has.
+uint32_t CountOf(const std::string& digits) {
+  uint64_t count = 0;
+  auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), count);
+  return error == std::errc{} && count <= UINT32_MAX ? static_cast<uint32_t>(count) : UINT32_MAX;
+}
 
 }  // namespace
 
@@ -25,14 +32,13 @@ RewrittenExpression RewriteAggregates(std::string_view expression) {
   // of two values stays muParser's.
   static const std::regex kReduction(R"(\b(sum|avr|max|min)\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*,\s*([0-9]+)\s*\))");
   RewrittenExpression out;
-  std::string text(expression);
   std::smatch match;
-  std::string rest = text;
+  std::string rest(expression);
   while (std::regex_search(rest, match, kReduction)) {
     MetricAggregate aggregate;
     aggregate.reduction = *ReductionNamed(match[1].str());
     aggregate.event = match[2].str();
-    aggregate.count = static_cast<uint32_t>(std::min<unsigned long>(std::stoul(match[3].str()), 1u << 20));
+    aggregate.count = CountOf(match[3].str());
     aggregate.variable = "_" + match[1].str() + "_" + aggregate.event + "_" + std::to_string(aggregate.count);
     out.text += match.prefix().str() + aggregate.variable;
     bool seen = false;
@@ -52,7 +58,7 @@ std::optional<std::string> CheckExpression(const std::string& text, const std::v
     parser.SetExpr(text);
     parser.Eval();
   } catch (const mu::Parser::exception_type& error) {
-    return ParserMessage(error);
+    return error.GetMsg();  // muParser's: "Unexpected token "X" found at position 4."
   }
   return std::nullopt;
 }
@@ -70,7 +76,7 @@ std::optional<double> EvaluateExpression(const std::string& text,
     parser.SetExpr(text);
     return parser.Eval();
   } catch (const mu::Parser::exception_type& parse_error) {
-    error = ParserMessage(parse_error);
+    error = parse_error.GetMsg();
     return std::nullopt;
   }
 }

@@ -272,6 +272,21 @@ TEST(Pm4ConfigTest, MistakesAreReportedAtTheirKeys) {
   EXPECT_THAT(all, Contains(ErrorAt(15, 13, HasSubstr("register 'GCTRL' has no field 'ENN'")))) << Rendered(loaded);
 }
 
+TEST(EventCountersConfigTest, AHugeReductionCountIsAnErrorNotACrash) {
+  std::string yaml = Pmu(R"yaml(  - name: pmu
+    kind: event-counters
+    slots:
+      - {name: GP0, select: SEL0, counter: CTR0}
+    events:
+      - {name: HITS, select: {EVENT: 1}}
+    metrics:
+      - {name: Huge, expr: "sum(HITS,99999999999999999999999)"}
+)yaml");
+  LoadedDatabase loaded = CheckYaml(yaml);
+  EXPECT_THAT(loaded.diagnostics.all(), Contains(ErrorAt(18, 28, HasSubstr("metric 'Huge' reduces HITS over"))))
+      << Rendered(loaded);
+}
+
 TEST(EventCountersConfigTest, ShippedGoldmontCatalogIsLinuxs) {
   LoadOptions options;
   LoadedDatabase loaded = LoadAndCheck(std::string(REGEMU_SOURCE_DIR) + "/yaml/goldmont", options);
