@@ -15,10 +15,10 @@
 #endif
 
 #include "bench/synthetic_database.hpp"
-#include "emulator/device.hpp"
-#include "emulator/spin_lock.hpp"
-#include "emulator/model.hpp"
-#include "regdb/loader.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/spin_lock.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/regdb/loader.hpp"
 
 namespace regemu::bench {
 namespace {

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
-#include "regdb/behaviour_configs/event_counters.hpp"
-#include "regdb/loader.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/regdb/behaviour_configs/event_counters.hpp"
+#include "regemu/regdb/loader.hpp"
 
 namespace regemu::bench {
 namespace {

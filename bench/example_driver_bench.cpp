@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
+#include "regemu/emulator/device.hpp"
 #include "examples/i915_mini/device_io.hpp"
 #include "examples/i915_mini/gen11_irq.hpp"
-#include "fakes/device_test.hpp"
-#include "fakes/fake_mmio_bus.hpp"
-#include "fakes/mock_mmio_bus.hpp"
+#include "regemu/fakes/device_test.hpp"
+#include "regemu/fakes/fake_mmio_bus.hpp"
+#include "regemu/fakes/mock_mmio_bus.hpp"
 
 namespace regemu::bench {
 namespace {

@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <memory>
 
-#include "emulator/device.hpp"
-#include "emulator/model.hpp"
-#include "regdb/loader.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/regdb/loader.hpp"
 
 namespace regemu::bench {
 namespace {

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "bench/synthetic_database.hpp"
-#include "regdb/loader.hpp"
+#include "regemu/regdb/loader.hpp"
 #include "tools/headergen/backends.hpp"
 
 namespace regemu::bench {

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
-#include "emulator/model.hpp"
-#include "regdb/loader.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/regdb/loader.hpp"
 
 namespace regemu::bench {
 namespace {

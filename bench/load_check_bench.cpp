@@ -6,9 +6,9 @@
 #include <algorithm>
 
 #include "bench/synthetic_database.hpp"
-#include "regdb/checker.hpp"
-#include "regdb/loader.hpp"
-#include "regdb/yaml_tree.hpp"
+#include "regemu/regdb/checker.hpp"
+#include "regemu/regdb/loader.hpp"
+#include "regemu/regdb/yaml_tree.hpp"
 
 namespace regemu::bench {
 namespace {

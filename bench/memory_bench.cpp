@@ -12,9 +12,9 @@
 #include <numeric>
 #include <vector>
 
-#include "emulator/device.hpp"
-#include "emulator/memory_store.hpp"
-#include "regdb/loader.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/memory_store.hpp"
+#include "regemu/regdb/loader.hpp"
 
 namespace regemu::bench {
 namespace {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
-#include "regdb/loader.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/regdb/loader.hpp"
 
 namespace regemu::bench {
 namespace {

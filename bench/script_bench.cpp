@@ -6,10 +6,10 @@
 
 #include <string>
 
-#include "emulator/device.hpp"
-#include "emulator/script.hpp"
-#include "emulator/script_runner.hpp"
-#include "regdb/loader.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/script_runner.hpp"
+#include "regemu/regdb/loader.hpp"
 
 namespace regemu::bench {
 namespace {

@@ -3,21 +3,37 @@
 # Generates the device's register headers at build time (like TableGen's
 # tablegen()) with `regemu header`, and defines:
 #   regemu::<name>_regs       an INTERFACE target: #include "regemu/regs/<name>.hpp" (C++20)
-#                             or "regemu/regs/<name>.h" (C11), plus include/regemu/{hwreg.hpp,reg_bits.h}
+#                             or "regemu/regs/<name>.h" (C11), plus regemu/{hwreg.hpp,reg_bits.h}
 #   <name>_regs_selftest      the generated C++ self-test, registered with ctest
 #   <name>_regs_selftest_c    the generated C self-test, registered with ctest
+#                             (only when the project enables C)
 # The generated files are build outputs under ${CMAKE_CURRENT_BINARY_DIR}/regemu_regs/<name>/,
-# never committed. The project must enable the C language (project(... LANGUAGES CXX C)).
-set(REGEMU_HWREG_INCLUDE_DIR ${CMAKE_CURRENT_LIST_DIR}/../include)
+# never committed.
+#
+# The same file serves regemu's own build and an installed package
+# (find_package(regemu) includes it): it needs only the `regemu` tool and
+# the regemu::hwreg target, whichever tree they come from.
 
 function(regemu_add_device)
   cmake_parse_arguments(ARG "NO_CHECK" "NAME;DB" "" ${ARGN})
   if(NOT ARG_NAME OR NOT ARG_DB)
     message(FATAL_ERROR "regemu_add_device: NAME and DB are required")
   endif()
+  if(TARGET regemu::regemu)
+    set(tool regemu::regemu)    # the installed package's tool (an imported target)
+    set(tool_dependency $<TARGET_FILE:regemu::regemu>)
+  elseif(TARGET regemu)
+    set(tool regemu)            # regemu's own build: a target-level dependency
+    set(tool_dependency regemu)
+  else()
+    message(FATAL_ERROR "regemu_add_device: no regemu tool; call find_package(regemu) first")
+  endif()
   set(db ${ARG_DB})
   if(NOT IS_ABSOLUTE ${db})
     set(db ${CMAKE_CURRENT_SOURCE_DIR}/${db})
+  endif()
+  if(NOT EXISTS ${db})
+    message(FATAL_ERROR "regemu_add_device(${ARG_NAME}): no database at ${db}")
   endif()
   if(IS_DIRECTORY ${db})
     file(GLOB_RECURSE deps CONFIGURE_DEPENDS ${db}/*.yaml)
@@ -28,6 +44,7 @@ function(regemu_add_device)
   if(ARG_NO_CHECK)
     set(no_check --no-check)
   endif()
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
 
   set(out ${CMAKE_CURRENT_BINARY_DIR}/regemu_regs/${ARG_NAME})
   set(regs_dir ${out}/include/regemu/regs)
@@ -37,14 +54,14 @@ function(regemu_add_device)
   set(c_selftest ${out}/${ARG_NAME}_selftest.c)
   add_custom_command(
     OUTPUT ${hpp} ${cpp_selftest}
-    COMMAND $<TARGET_FILE:regemu> header ${db} --lang c++ -o ${hpp} --selftest ${cpp_selftest} ${no_check}
-    DEPENDS regemu ${deps}
+    COMMAND $<TARGET_FILE:${tool}> header ${db} --lang c++ -o ${hpp} --selftest ${cpp_selftest} ${no_check}
+    DEPENDS ${tool_dependency} ${deps}
     COMMENT "regemu header: ${ARG_NAME}.hpp"
     VERBATIM)
   add_custom_command(
     OUTPUT ${h} ${c_selftest}
-    COMMAND $<TARGET_FILE:regemu> header ${db} --lang c -o ${h} --selftest ${c_selftest} ${no_check}
-    DEPENDS regemu ${deps}
+    COMMAND $<TARGET_FILE:${tool}> header ${db} --lang c -o ${h} --selftest ${c_selftest} ${no_check}
+    DEPENDS ${tool_dependency} ${deps}
     COMMENT "regemu header: ${ARG_NAME}.h"
     VERBATIM)
   add_custom_target(${ARG_NAME}_regs_gen DEPENDS ${hpp} ${h})
@@ -52,23 +69,27 @@ function(regemu_add_device)
   add_library(${ARG_NAME}_regs INTERFACE)
   add_library(regemu::${ARG_NAME}_regs ALIAS ${ARG_NAME}_regs)
   add_dependencies(${ARG_NAME}_regs ${ARG_NAME}_regs_gen)
-  target_include_directories(${ARG_NAME}_regs INTERFACE ${out}/include ${REGEMU_HWREG_INCLUDE_DIR})
-  target_compile_features(${ARG_NAME}_regs INTERFACE cxx_std_20)
+  target_include_directories(${ARG_NAME}_regs INTERFACE ${out}/include)
+  target_link_libraries(${ARG_NAME}_regs INTERFACE regemu::hwreg)
 
+  # The self-tests are built with the strict warning set the headers promise
+  # to be clean under.
+  set(warnings -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion)
+  if(REGEMU_WERROR)
+    list(APPEND warnings -Werror)
+  endif()
   add_executable(${ARG_NAME}_regs_selftest ${cpp_selftest})
   target_include_directories(${ARG_NAME}_regs_selftest PRIVATE ${regs_dir})
   target_link_libraries(${ARG_NAME}_regs_selftest PRIVATE ${ARG_NAME}_regs)
-  regemu_set_warnings(${ARG_NAME}_regs_selftest)
+  target_compile_options(${ARG_NAME}_regs_selftest PRIVATE ${warnings} -Wold-style-cast)
   add_test(NAME ${ARG_NAME}_regs_selftest COMMAND ${ARG_NAME}_regs_selftest)
 
-  add_executable(${ARG_NAME}_regs_selftest_c ${c_selftest})
-  set_target_properties(${ARG_NAME}_regs_selftest_c PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
-  target_include_directories(${ARG_NAME}_regs_selftest_c PRIVATE ${regs_dir})
-  target_link_libraries(${ARG_NAME}_regs_selftest_c PRIVATE ${ARG_NAME}_regs)
-  target_compile_options(${ARG_NAME}_regs_selftest_c PRIVATE
-    -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion)
-  if(REGEMU_WERROR)
-    target_compile_options(${ARG_NAME}_regs_selftest_c PRIVATE -Werror)
+  if(C IN_LIST languages)
+    add_executable(${ARG_NAME}_regs_selftest_c ${c_selftest})
+    set_target_properties(${ARG_NAME}_regs_selftest_c PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+    target_include_directories(${ARG_NAME}_regs_selftest_c PRIVATE ${regs_dir})
+    target_link_libraries(${ARG_NAME}_regs_selftest_c PRIVATE ${ARG_NAME}_regs)
+    target_compile_options(${ARG_NAME}_regs_selftest_c PRIVATE ${warnings})
+    add_test(NAME ${ARG_NAME}_regs_selftest_c COMMAND ${ARG_NAME}_regs_selftest_c)
   endif()
-  add_test(NAME ${ARG_NAME}_regs_selftest_c COMMAND ${ARG_NAME}_regs_selftest_c)
 endfunction()

@@ -2,12 +2,17 @@
 #   find_package(regemu REQUIRED)
 #   target_link_libraries(my_driver_tests PRIVATE regemu::fakes GTest::gmock_main)
 # (or regemu::c for C drivers, also through pkg-config `regemu`).
-# Installed: the libraries, their headers under include/regemu/ (plus
+# Installed: the libraries, their headers under include/regemu/ (reached
+# only as "regemu/...": include/regemu/{regdb,emulator,fakes}/ and
 # include/regemu/{regemu.h,iomem.h,hwreg.hpp,reg_bits.h}), the `regemu` tool,
-# the shipped databases under share/regemu/yaml, and the package files.
+# the shipped databases under share/regemu/yaml, the docs the tool's --help
+# points at under share/doc/regemu, and the package files: regemuConfig.cmake
+# (with regemu_add_device and regemu_DATABASE_DIR) and regemu.pc (with the
+# variables yamldir and docdir).
 include(CMakePackageConfigHelpers)
+set(REGEMU_INSTALL_YAML_DIR ${CMAKE_INSTALL_DATADIR}/regemu/yaml)
 
-set(regemu_targets regemu_regdb regemu_emulator regemu)
+set(regemu_targets regemu_hwreg regemu_regdb regemu_emulator regemu)
 if(TARGET regemu_fakes)
   list(APPEND regemu_targets regemu_fakes regemu_c)
 endif()
@@ -21,14 +26,17 @@ foreach(dir regdb emulator fakes)
     FILES_MATCHING PATTERN "*.hpp" PATTERN "*.def")
 endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/regemu DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/yaml/ DESTINATION ${CMAKE_INSTALL_DATADIR}/regemu/yaml)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/yaml/ DESTINATION ${REGEMU_INSTALL_YAML_DIR})
+install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/emulator/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME emulator.md)
 
 install(EXPORT regemuTargets NAMESPACE regemu:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/regemu)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/regemuConfig.cmake.in
-  ${PROJECT_BINARY_DIR}/regemuConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/regemu)
+  ${PROJECT_BINARY_DIR}/regemuConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/regemu
+  PATH_VARS REGEMU_INSTALL_YAML_DIR CMAKE_INSTALL_DOCDIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/regemuConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/regemuConfig.cmake ${PROJECT_BINARY_DIR}/regemuConfigVersion.cmake
-  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/regemu)
+  ${PROJECT_SOURCE_DIR}/cmake/RegemuAddDevice.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/regemu)
 
 # pkg-config for the C shim: static libraries, so every dependency is listed.
 configure_file(${PROJECT_SOURCE_DIR}/cmake/regemu.pc.in ${PROJECT_BINARY_DIR}/regemu.pc @ONLY)

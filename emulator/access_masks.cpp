@@ -1,4 +1,4 @@
-#include "emulator/access_masks.hpp"
+#include "regemu/emulator/access_masks.hpp"
 
 namespace regemu::emulator {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "regdb/database.hpp"
+#include "regemu/regdb/database.hpp"
 
 namespace regemu::emulator {
 

@@ -32,10 +32,10 @@
 #include <utility>
 #include <vector>
 
-#include "emulator/model.hpp"
-#include "emulator/unit_record.hpp"
-#include "emulator/violation.hpp"
-#include "regdb/database.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/emulator/unit_record.hpp"
+#include "regemu/emulator/violation.hpp"
+#include "regemu/regdb/database.hpp"
 
 namespace regemu::emulator {
 

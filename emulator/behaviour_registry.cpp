@@ -2,14 +2,14 @@
 // regdb/behaviour_kinds.def: each row's RuntimeName names Compile<RuntimeName>.
 #include <array>
 
-#include "emulator/behaviour.hpp"
-#include "regdb/behaviour_kinds.hpp"
+#include "regemu/emulator/behaviour.hpp"
+#include "regemu/regdb/behaviour_kinds.hpp"
 
 namespace regemu::emulator {
 
 #define REGDB_BEHAVIOUR(id, name, runtime) \
   std::unique_ptr<BehaviourProgram> Compile##runtime(const regdb::BehaviourSpec&, const Model&, std::string&);
-#include "regdb/behaviour_kinds.def"
+#include "regemu/regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
 
 namespace {
@@ -18,7 +18,7 @@ using Compiler = std::unique_ptr<BehaviourProgram> (*)(const regdb::BehaviourSpe
 
 constexpr std::array<Compiler, regdb::kBehaviourKindCount> kCompilers{
 #define REGDB_BEHAVIOUR(id, name, runtime) &Compile##runtime,
-#include "regdb/behaviour_kinds.def"
+#include "regemu/regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
 };
 

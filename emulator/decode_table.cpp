@@ -1,4 +1,4 @@
-#include "emulator/decode_table.hpp"
+#include "regemu/emulator/decode_table.hpp"
 
 namespace regemu::emulator {
 

@@ -1,9 +1,9 @@
-#include "emulator/device.hpp"
+#include "regemu/emulator/device.hpp"
 
 #include <stdexcept>
 #include <string>
 
-#include "emulator/device_internal.hpp"
+#include "regemu/emulator/device_internal.hpp"
 
 namespace regemu::emulator {
 

@@ -19,13 +19,13 @@
 #include <string_view>
 #include <vector>
 
-#include "emulator/behaviour.hpp"
-#include "emulator/memory_store.hpp"
-#include "emulator/model.hpp"
-#include "emulator/spin_lock.hpp"
-#include "emulator/trace.hpp"
-#include "emulator/unit_record.hpp"
-#include "emulator/violation.hpp"
+#include "regemu/emulator/behaviour.hpp"
+#include "regemu/emulator/memory_store.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/emulator/spin_lock.hpp"
+#include "regemu/emulator/trace.hpp"
+#include "regemu/emulator/unit_record.hpp"
+#include "regemu/emulator/violation.hpp"
 
 namespace regemu::emulator {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "emulator/device_internal.hpp"
+#include "regemu/emulator/device_internal.hpp"
 
 namespace regemu::emulator {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "emulator/device.hpp"
+#include "regemu/emulator/device.hpp"
 
 namespace regemu::emulator {
 

@@ -1,4 +1,4 @@
-#include "emulator/memory_store.hpp"
+#include "regemu/emulator/memory_store.hpp"
 
 #include <algorithm>
 

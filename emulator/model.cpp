@@ -1,9 +1,9 @@
-#include "emulator/model.hpp"
+#include "regemu/emulator/model.hpp"
 
 #include <algorithm>
 #include <map>
 
-#include "emulator/behaviour.hpp"
+#include "regemu/emulator/behaviour.hpp"
 
 namespace regemu::emulator {
 

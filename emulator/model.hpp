@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "emulator/access_masks.hpp"
-#include "emulator/decode_table.hpp"
-#include "regdb/database.hpp"
+#include "regemu/emulator/access_masks.hpp"
+#include "regemu/emulator/decode_table.hpp"
+#include "regemu/regdb/database.hpp"
 
 namespace regemu::emulator {
 

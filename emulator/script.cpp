@@ -1,4 +1,4 @@
-#include "emulator/script.hpp"
+#include "regemu/emulator/script.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,8 +8,8 @@
 #include <span>
 #include <variant>
 
-#include "regdb/numbers.hpp"
-#include "regdb/spelling.hpp"
+#include "regemu/regdb/numbers.hpp"
+#include "regemu/regdb/spelling.hpp"
 
 namespace regemu::emulator {
 namespace {

@@ -35,11 +35,11 @@
 #include <string_view>
 #include <vector>
 
-#include "emulator/model.hpp"
-#include "emulator/trace.hpp"
-#include "emulator/violation.hpp"
-#include "regdb/diagnostics.hpp"
-#include "regdb/source.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/emulator/trace.hpp"
+#include "regemu/emulator/violation.hpp"
+#include "regemu/regdb/diagnostics.hpp"
+#include "regemu/regdb/source.hpp"
 
 namespace regemu::emulator {
 

@@ -1,4 +1,4 @@
-#include "emulator/script_runner.hpp"
+#include "regemu/emulator/script_runner.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <optional>
 #include <sstream>
 
-#include "regdb/numbers.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::emulator {
 namespace {

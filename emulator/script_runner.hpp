@@ -22,11 +22,11 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
-#include "emulator/script.hpp"
-#include "emulator/violation.hpp"
-#include "regdb/diagnostics.hpp"
-#include "regdb/source.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/violation.hpp"
+#include "regemu/regdb/diagnostics.hpp"
+#include "regemu/regdb/source.hpp"
 
 namespace regemu::emulator {
 

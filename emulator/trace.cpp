@@ -1,10 +1,10 @@
-#include "emulator/trace.hpp"
+#include "regemu/emulator/trace.hpp"
 
 #include <algorithm>
 
-#include "emulator/model.hpp"
-#include "emulator/violation.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/emulator/violation.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::emulator {
 

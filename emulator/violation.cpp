@@ -1,8 +1,8 @@
-#include "emulator/violation.hpp"
+#include "regemu/emulator/violation.hpp"
 
 #include <array>
 
-#include "regdb/numbers.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::emulator {
 namespace {
@@ -14,7 +14,7 @@ struct KindInfo {
 
 constexpr std::array<KindInfo, kViolationKindCount> kKinds{{
 #define REGEMU_VIOLATION(id, name, meaning) {name, meaning},
-#include "emulator/violation_kinds.def"
+#include "regemu/emulator/violation_kinds.def"
 #undef REGEMU_VIOLATION
 }};
 

@@ -11,19 +11,19 @@
 #include <string_view>
 #include <vector>
 
-#include "emulator/trace.hpp"
+#include "regemu/emulator/trace.hpp"
 
 namespace regemu::emulator {
 
 enum class ViolationKind : uint8_t {
 #define REGEMU_VIOLATION(id, name, meaning) id,
-#include "emulator/violation_kinds.def"
+#include "regemu/emulator/violation_kinds.def"
 #undef REGEMU_VIOLATION
 };
 
 inline constexpr size_t kViolationKindCount = 0
 #define REGEMU_VIOLATION(id, name, meaning) +1
-#include "emulator/violation_kinds.def"
+#include "regemu/emulator/violation_kinds.def"
 #undef REGEMU_VIOLATION
     ;
 

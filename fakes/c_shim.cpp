@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
-#include "regdb/diagnostics.hpp"
-#include "regdb/loader.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/regdb/diagnostics.hpp"
+#include "regemu/regdb/loader.hpp"
+#include "regemu/regdb/numbers.hpp"
 #include "regemu/iomem.h"
 #include "regemu/regemu.h"
 

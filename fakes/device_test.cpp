@@ -1,18 +1,37 @@
-#include "fakes/device_test.hpp"
+#include "regemu/fakes/device_test.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <mutex>
 #include <stdexcept>
 
-#include "regdb/diagnostics.hpp"
-#include "regdb/loader.hpp"
+#include "regemu/regdb/diagnostics.hpp"
+#include "regemu/regdb/loader.hpp"
 
 namespace regemu::fakes {
 
-std::filesystem::path ShippedDatabase(std::string_view name) {
-  std::filesystem::path source = std::filesystem::path(REGEMU_YAML_DIR) / std::string(name);
+std::filesystem::path ShippedDatabaseIn(const std::filesystem::path& directory, std::string_view name) {
+  std::filesystem::path base = directory;
+  if (const char* from_environment = std::getenv("REGEMU_DATABASE_DIR"); from_environment && *from_environment) {
+    base = from_environment;
+  }
+  if (base.empty()) {
+    throw std::invalid_argument(
+        "regemu: no database directory: link regemu::fakes through find_package(regemu), or set REGEMU_DATABASE_DIR");
+  }
+  std::filesystem::path database = base / std::string(name);
   std::error_code error;
-  if (std::filesystem::exists(source, error)) return source;
-  return std::filesystem::path(REGEMU_INSTALLED_YAML_DIR) / std::string(name);
+  if (std::filesystem::exists(database, error)) return database;
+  std::vector<std::string> shipped;
+  for (const auto& entry : std::filesystem::directory_iterator(base, error)) {
+    if (entry.is_directory(error)) shipped.push_back(entry.path().filename().string());
+  }
+  std::sort(shipped.begin(), shipped.end());
+  std::string known;
+  for (const std::string& each : shipped) known += (known.empty() ? "" : ", ") + each;
+  throw std::invalid_argument("regemu: no database '" + std::string(name) + "' in " + base.string() +
+                              (known.empty() ? std::string(" (the directory is empty or missing)")
+                                             : " (there are: " + known + ")"));
 }
 
 std::shared_ptr<const emulator::Model> CompileDatabase(const std::filesystem::path& path) {

@@ -28,15 +28,29 @@
 
 #include <gtest/gtest.h>
 
-#include "emulator/device.hpp"
-#include "fakes/fake_mmio_bus.hpp"
-#include "fakes/protocol_rules.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/fakes/fake_mmio_bus.hpp"
+#include "regemu/fakes/protocol_rules.hpp"
 
 namespace regemu::fakes {
 
-// The shipped database `name`: yaml/NAME of the source tree regemu was
-// built from, or of the installed copy (share/regemu/yaml) without it.
-std::filesystem::path ShippedDatabase(std::string_view name);
+// The shipped database `name` (a folder of `directory`, or of the
+// environment variable REGEMU_DATABASE_DIR when it is set). Throws
+// std::invalid_argument when there is no such database, naming the ones
+// there are.
+std::filesystem::path ShippedDatabaseIn(const std::filesystem::path& directory, std::string_view name);
+
+// REGEMU_DATABASE_DIR is defined by the CMake package for each test linking
+// regemu::fakes: the installed share/regemu/yaml for find_package(regemu),
+// the source tree's yaml/ in regemu's own build. It is compiled into the
+// test, not into the library, so an installed kit never reads the checkout
+// it was built from.
+#ifndef REGEMU_DATABASE_DIR
+#define REGEMU_DATABASE_DIR ""
+#endif
+inline std::filesystem::path ShippedDatabase(std::string_view name) {
+  return ShippedDatabaseIn(REGEMU_DATABASE_DIR, name);
+}
 
 // Loads, checks and compiles a database once per path per process. Throws
 // std::runtime_error with the rendered diagnostics when it has errors.

@@ -1,4 +1,4 @@
-#include "fakes/fake_mmio_bus.hpp"
+#include "regemu/fakes/fake_mmio_bus.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -4,8 +4,8 @@
 
 #include <string_view>
 
-#include "emulator/device.hpp"
-#include "fakes/mmio_bus.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
 
 namespace regemu::fakes {
 

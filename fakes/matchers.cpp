@@ -1,8 +1,8 @@
-#include "fakes/matchers.hpp"
+#include "regemu/fakes/matchers.hpp"
 
 #include <algorithm>
 
-#include "regdb/numbers.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::fakes {
 namespace {

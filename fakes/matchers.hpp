@@ -20,8 +20,8 @@
 
 #include <gmock/gmock.h>
 
-#include "emulator/device.hpp"
-#include "emulator/violation.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/violation.hpp"
 
 namespace regemu::fakes {
 

@@ -22,7 +22,7 @@
 
 #include <gmock/gmock.h>
 
-#include "fakes/fake_mmio_bus.hpp"
+#include "regemu/fakes/fake_mmio_bus.hpp"
 
 namespace regemu::fakes {
 

@@ -1,12 +1,12 @@
-#include "fakes/protocol_rules.hpp"
+#include "regemu/fakes/protocol_rules.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
 #include <utility>
 
-#include "emulator/behaviour.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/emulator/behaviour.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::fakes {
 namespace {

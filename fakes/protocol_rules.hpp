@@ -27,9 +27,9 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
-#include "emulator/model.hpp"
-#include "emulator/trace.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/emulator/trace.hpp"
 
 namespace regemu::fakes {
 

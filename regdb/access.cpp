@@ -1,4 +1,4 @@
-#include "regdb/access.hpp"
+#include "regemu/regdb/access.hpp"
 
 #include <array>
 
@@ -8,7 +8,7 @@ namespace {
 constexpr std::array kPolicies = {
 #define REGDB_ACCESS(id, name, read, write, summary) \
   AccessInfo{Access::id, name, ReadEffect::read, WriteEffect::write, summary},
-#include "regdb/access_policies.def"
+#include "regemu/regdb/access_policies.def"
 #undef REGDB_ACCESS
 };
 

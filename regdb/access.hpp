@@ -11,7 +11,7 @@ namespace regemu::regdb {
 
 enum class Access : unsigned char {
 #define REGDB_ACCESS(id, name, read, write, summary) id,
-#include "regdb/access_policies.def"
+#include "regemu/regdb/access_policies.def"
 #undef REGDB_ACCESS
 };
 

@@ -1,17 +1,17 @@
-#include "regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/behaviour_kinds.hpp"
 
 #include <array>
 #include <vector>
 
-#include "regdb/names.hpp"
-#include "regdb/spelling.hpp"
+#include "regemu/regdb/names.hpp"
+#include "regemu/regdb/spelling.hpp"
 
 namespace regemu::regdb {
 namespace {
 
 constexpr std::array kNames = {
 #define REGDB_BEHAVIOUR(id, name, runtime) std::string_view(name),
-#include "regdb/behaviour_kinds.def"
+#include "regemu/regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
 };
 
@@ -35,7 +35,7 @@ std::shared_ptr<const BehaviourConfig> CheckBehaviourConfig(const BehaviourSpec&
   switch (*kind) {
 #define REGDB_BEHAVIOUR(id, name, runtime) \
   case BehaviourKind::id: config = Check##runtime##Config(spec, database, reader); break;
-#include "regdb/behaviour_kinds.def"
+#include "regemu/regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
   }
   // A section with a mistake has no configuration, even where the check

@@ -8,20 +8,20 @@
 #include <string>
 #include <string_view>
 
-#include "regdb/database.hpp"
-#include "regdb/schema_reader.hpp"
+#include "regemu/regdb/database.hpp"
+#include "regemu/regdb/schema_reader.hpp"
 
 namespace regemu::regdb {
 
 enum class BehaviourKind : unsigned char {
 #define REGDB_BEHAVIOUR(id, name, runtime) id,
-#include "regdb/behaviour_kinds.def"
+#include "regemu/regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
 };
 
 inline constexpr size_t kBehaviourKindCount = 0
 #define REGDB_BEHAVIOUR(id, name, runtime) +1
-#include "regdb/behaviour_kinds.def"
+#include "regemu/regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
     ;
 
@@ -39,7 +39,7 @@ std::shared_ptr<const BehaviourConfig> CheckBehaviourConfig(const BehaviourSpec&
 #define REGDB_BEHAVIOUR(id, name, runtime)                                                                  \
   std::unique_ptr<BehaviourConfig> Check##runtime##Config(const BehaviourSpec& spec, const Database& database, \
                                                           SchemaReader& reader);
-#include "regdb/behaviour_kinds.def"
+#include "regemu/regdb/behaviour_kinds.def"
 #undef REGDB_BEHAVIOUR
 
 // Shared by kind checks: `name`, written at `node`, as a register of the

@@ -1,7 +1,7 @@
-#include "regdb/checker.hpp"
+#include "regemu/regdb/checker.hpp"
 
-#include "regdb/behaviour_kinds.hpp"
-#include "regdb/schema_reader.hpp"
+#include "regemu/regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/schema_reader.hpp"
 
 namespace regemu::regdb {
 

@@ -3,8 +3,8 @@
 // loader's schema reading finds. Each check reports at the YAML position of
 // the offending value, with notes pointing at the other party.
 
-#include "regdb/database.hpp"
-#include "regdb/diagnostics.hpp"
+#include "regemu/regdb/database.hpp"
+#include "regemu/regdb/diagnostics.hpp"
 
 namespace regemu::regdb {
 

@@ -1,4 +1,4 @@
-#include "regdb/database.hpp"
+#include "regemu/regdb/database.hpp"
 
 namespace regemu::regdb {
 

@@ -11,11 +11,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "regdb/access.hpp"
-#include "regdb/behaviour_config.hpp"
-#include "regdb/numbers.hpp"
-#include "regdb/source.hpp"
-#include "regdb/yaml_tree.hpp"
+#include "regemu/regdb/access.hpp"
+#include "regemu/regdb/behaviour_config.hpp"
+#include "regemu/regdb/numbers.hpp"
+#include "regemu/regdb/source.hpp"
+#include "regemu/regdb/yaml_tree.hpp"
 
 namespace regemu::regdb {
 

@@ -1,4 +1,4 @@
-#include "regdb/diagnostics.hpp"
+#include "regemu/regdb/diagnostics.hpp"
 
 #include <string_view>
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "regdb/source.hpp"
+#include "regemu/regdb/source.hpp"
 
 namespace regemu::regdb {
 

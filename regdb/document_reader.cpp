@@ -1,11 +1,11 @@
-#include "regdb/document_reader.hpp"
+#include "regemu/regdb/document_reader.hpp"
 
 #include <algorithm>
 #include <array>
 #include <limits>
 
-#include "regdb/behaviour_kinds.hpp"
-#include "regdb/register_reader.hpp"
+#include "regemu/regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/register_reader.hpp"
 
 namespace regemu::regdb {
 namespace {

@@ -1,13 +1,13 @@
-#include "regdb/loader.hpp"
+#include "regemu/regdb/loader.hpp"
 
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <system_error>
 
-#include "regdb/checker.hpp"
-#include "regdb/document_reader.hpp"
-#include "regdb/schema_reader.hpp"
+#include "regemu/regdb/checker.hpp"
+#include "regemu/regdb/document_reader.hpp"
+#include "regemu/regdb/schema_reader.hpp"
 
 namespace regemu::regdb {
 namespace fs = std::filesystem;

@@ -8,10 +8,10 @@
 #include <map>
 #include <string>
 
-#include "regdb/database.hpp"
-#include "regdb/diagnostics.hpp"
-#include "regdb/source.hpp"
-#include "regdb/yaml_tree.hpp"
+#include "regemu/regdb/database.hpp"
+#include "regemu/regdb/diagnostics.hpp"
+#include "regemu/regdb/source.hpp"
+#include "regemu/regdb/yaml_tree.hpp"
 
 namespace regemu::regdb {
 

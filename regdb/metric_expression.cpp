@@ -1,4 +1,4 @@
-#include "regdb/metric_expression.hpp"
+#include "regemu/regdb/metric_expression.hpp"
 
 #include <muParser.h>
 

@@ -1,4 +1,4 @@
-#include "regdb/numbers.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 #include <array>
 #include <cctype>

@@ -1,9 +1,9 @@
-#include "regdb/register_reader.hpp"
+#include "regemu/regdb/register_reader.hpp"
 
 #include <array>
 #include <limits>
 
-#include "regdb/names.hpp"
+#include "regemu/regdb/names.hpp"
 
 namespace regemu::regdb {
 namespace {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "regdb/database.hpp"
-#include "regdb/schema_reader.hpp"
-#include "regdb/yaml_tree.hpp"
+#include "regemu/regdb/database.hpp"
+#include "regemu/regdb/schema_reader.hpp"
+#include "regemu/regdb/yaml_tree.hpp"
 
 namespace regemu::regdb {
 

@@ -1,10 +1,10 @@
-#include "regdb/schema_reader.hpp"
+#include "regemu/regdb/schema_reader.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <vector>
 
-#include "regdb/spelling.hpp"
+#include "regemu/regdb/spelling.hpp"
 
 namespace regemu::regdb {
 

@@ -12,9 +12,9 @@
 #include <string_view>
 #include <utility>
 
-#include "regdb/diagnostics.hpp"
-#include "regdb/numbers.hpp"
-#include "regdb/yaml_tree.hpp"
+#include "regemu/regdb/diagnostics.hpp"
+#include "regemu/regdb/numbers.hpp"
+#include "regemu/regdb/yaml_tree.hpp"
 
 namespace regemu::regdb {
 

@@ -1,4 +1,4 @@
-#include "regdb/source.hpp"
+#include "regemu/regdb/source.hpp"
 
 #include <algorithm>
 

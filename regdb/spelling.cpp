@@ -1,4 +1,4 @@
-#include "regdb/spelling.hpp"
+#include "regemu/regdb/spelling.hpp"
 
 #include <algorithm>
 #include <array>

@@ -13,7 +13,7 @@
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
-#include "regdb/yaml_tree.hpp"
+#include "regemu/regdb/yaml_tree.hpp"
 
 namespace regemu::regdb {
 namespace {

@@ -1,4 +1,4 @@
-#include "regdb/yaml_tree.hpp"
+#include "regemu/regdb/yaml_tree.hpp"
 
 namespace regemu::regdb {
 

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "regdb/diagnostics.hpp"
-#include "regdb/source.hpp"
+#include "regemu/regdb/diagnostics.hpp"
+#include "regemu/regdb/source.hpp"
 
 namespace regemu::regdb {
 

@@ -11,10 +11,14 @@ cmake --preset default >/dev/null
 cmake --build --preset default
 ctest --preset default
 
-prefix=build/default-install
-rm -rf "$prefix" build/consumer
+# The install prefix and the consumer project both live outside the
+# checkout, as a driver team's would: nothing there can reach the sources.
+outside=$(mktemp -d "${TMPDIR:-/tmp}/regemu-consumer.XXXXXX")
+trap 'rm -rf "$outside"' EXIT
+prefix=$outside/prefix
 cmake --install build/default --prefix "$prefix" >/dev/null
-PKG_CONFIG_PATH="$PWD/$prefix/lib/pkgconfig" \
-  cmake -S tests/consumer -B build/consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/$prefix" >/dev/null
-cmake --build build/consumer
-ctest --test-dir build/consumer --output-on-failure
+cp -r tests/consumer "$outside/project"
+PKG_CONFIG_PATH="$prefix/lib/pkgconfig" \
+  cmake -S "$outside/project" -B "$outside/build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$outside/build"
+ctest --test-dir "$outside/build" --output-on-failure

@@ -12,9 +12,9 @@
 #include <string>
 #include <utility>
 
-#include "emulator/behaviour.hpp"
-#include "regdb/behaviour_configs/classic_iir.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/emulator/behaviour.hpp"
+#include "regemu/regdb/behaviour_configs/classic_iir.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::emulator {
 namespace {

@@ -4,8 +4,8 @@
 // so a long step costs the same as a short one.
 #include <string>
 
-#include "emulator/behaviour.hpp"
-#include "regdb/behaviour_configs/counter.hpp"
+#include "regemu/emulator/behaviour.hpp"
+#include "regemu/regdb/behaviour_configs/counter.hpp"
 
 namespace regemu::emulator {
 namespace {

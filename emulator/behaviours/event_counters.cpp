@@ -24,13 +24,13 @@
 #include <utility>
 #include <vector>
 
-#include "emulator/behaviour.hpp"
-#include "emulator/behaviours/event_counting.hpp"
-#include "regdb/behaviour_configs/event_counters.hpp"
-#include "regdb/metric_expression.hpp"
-#include "regdb/names.hpp"
-#include "regdb/numbers.hpp"
-#include "regdb/spelling.hpp"
+#include "regemu/emulator/behaviour.hpp"
+#include "regemu/emulator/behaviours/event_counting.hpp"
+#include "regemu/regdb/behaviour_configs/event_counters.hpp"
+#include "regemu/regdb/metric_expression.hpp"
+#include "regemu/regdb/names.hpp"
+#include "regemu/regdb/numbers.hpp"
+#include "regemu/regdb/spelling.hpp"
 
 namespace regemu::emulator {
 namespace {

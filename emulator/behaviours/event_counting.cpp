@@ -1,4 +1,4 @@
-#include "emulator/behaviours/event_counting.hpp"
+#include "regemu/emulator/behaviours/event_counting.hpp"
 
 #include <algorithm>
 

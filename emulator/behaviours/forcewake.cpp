@@ -15,9 +15,9 @@
 #include <variant>
 #include <vector>
 
-#include "emulator/behaviour.hpp"
-#include "regdb/behaviour_configs/forcewake.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/emulator/behaviour.hpp"
+#include "regemu/regdb/behaviour_configs/forcewake.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::emulator {
 namespace {

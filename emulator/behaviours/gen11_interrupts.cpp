@@ -32,9 +32,9 @@
 #include <utility>
 #include <vector>
 
-#include "emulator/behaviour.hpp"
-#include "regdb/behaviour_configs/gen11_interrupts.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/emulator/behaviour.hpp"
+#include "regemu/regdb/behaviour_configs/gen11_interrupts.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::emulator {
 namespace {

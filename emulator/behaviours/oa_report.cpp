@@ -1,4 +1,4 @@
-#include "emulator/behaviours/oa_report.hpp"
+#include "regemu/emulator/behaviours/oa_report.hpp"
 
 #include <algorithm>
 #include <bit>

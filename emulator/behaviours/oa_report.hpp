@@ -12,8 +12,8 @@
 #include <span>
 #include <vector>
 
-#include "emulator/behaviours/oa_workload.hpp"
-#include "regdb/behaviour_configs/oa_unit.hpp"
+#include "regemu/emulator/behaviours/oa_workload.hpp"
+#include "regemu/regdb/behaviour_configs/oa_unit.hpp"
 
 namespace regemu::emulator {
 

@@ -20,11 +20,11 @@
 #include <string>
 #include <utility>
 
-#include "emulator/behaviour.hpp"
-#include "emulator/behaviours/oa_report.hpp"
-#include "emulator/behaviours/oa_workload.hpp"
-#include "regdb/behaviour_configs/oa_unit.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/emulator/behaviour.hpp"
+#include "regemu/emulator/behaviours/oa_report.hpp"
+#include "regemu/emulator/behaviours/oa_workload.hpp"
+#include "regemu/regdb/behaviour_configs/oa_unit.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::emulator {
 namespace {

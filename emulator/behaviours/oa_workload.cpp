@@ -1,8 +1,8 @@
-#include "emulator/behaviours/oa_workload.hpp"
+#include "regemu/emulator/behaviours/oa_workload.hpp"
 
 #include <algorithm>
 
-#include "regdb/oa_timestamp.hpp"
+#include "regemu/regdb/oa_timestamp.hpp"
 
 namespace regemu::emulator {
 namespace {

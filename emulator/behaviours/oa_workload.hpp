@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "regdb/behaviour_configs/oa_unit.hpp"
+#include "regemu/regdb/behaviour_configs/oa_unit.hpp"
 
 namespace regemu::emulator {
 

@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "emulator/behaviour.hpp"
-#include "regdb/behaviour_configs/pci_config.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/emulator/behaviour.hpp"
+#include "regemu/regdb/behaviour_configs/pci_config.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::emulator {
 namespace {

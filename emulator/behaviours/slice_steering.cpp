@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <string>
 
-#include "emulator/behaviour.hpp"
-#include "regdb/behaviour_configs/slice_steering.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/emulator/behaviour.hpp"
+#include "regemu/regdb/behaviour_configs/slice_steering.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::emulator {
 namespace {

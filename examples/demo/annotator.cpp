@@ -2,11 +2,11 @@
 
 #include <bit>
 
-#include "emulator/behaviour.hpp"
+#include "regemu/emulator/behaviour.hpp"
 #include "examples/demo/pci_names.hpp"
 #include "examples/i915_mini/icl_interrupt_sources.hpp"
 #include "examples/i915_mini/pci_regs.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/regdb/numbers.hpp"
 #include "regemu/regs/icl.hpp"
 
 namespace regemu::demo {

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "emulator/model.hpp"
-#include "emulator/trace.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/emulator/trace.hpp"
 
 namespace regemu::demo {
 

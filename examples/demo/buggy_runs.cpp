@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
+#include "regemu/emulator/device.hpp"
 #include "examples/i915_mini/driver.hpp"
-#include "fakes/fake_mmio_bus.hpp"
+#include "regemu/fakes/fake_mmio_bus.hpp"
 
 namespace regemu::demo {
 namespace {

@@ -6,8 +6,8 @@
 #include <memory>
 #include <ostream>
 
-#include "emulator/model.hpp"
-#include "emulator/violation.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/emulator/violation.hpp"
 #include "examples/i915_mini/bugs.hpp"
 
 namespace regemu::demo {

@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
+#include "regemu/emulator/device.hpp"
 #include "examples/rocm_collector/collector.hpp"
-#include "fakes/device_test.hpp"
-#include "fakes/fake_mmio_bus.hpp"
+#include "regemu/fakes/device_test.hpp"
+#include "regemu/fakes/fake_mmio_bus.hpp"
 
 namespace regemu::demo {
 namespace {

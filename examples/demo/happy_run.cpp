@@ -3,15 +3,15 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
+#include "regemu/emulator/device.hpp"
 #include "examples/demo/pci_names.hpp"
 #include "examples/demo/phase_printer.hpp"
 #include "examples/i915_mini/driver.hpp"
 #include "examples/i915_mini/icl_interrupt_sources.hpp"
 #include "examples/i915_mini/pci_regs.hpp"
-#include "fakes/fake_mmio_bus.hpp"
-#include "fakes/protocol_rules.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/fakes/fake_mmio_bus.hpp"
+#include "regemu/fakes/protocol_rules.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::demo {
 namespace {

@@ -6,7 +6,7 @@
 #include <memory>
 #include <ostream>
 
-#include "emulator/model.hpp"
+#include "regemu/emulator/model.hpp"
 
 namespace regemu::demo {
 

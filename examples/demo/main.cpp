@@ -21,7 +21,7 @@
 #include "examples/demo/oa_stream_run.hpp"
 #include "examples/demo/pmu_run.hpp"
 #include "examples/i915_mini/bugs.hpp"
-#include "fakes/device_test.hpp"
+#include "regemu/fakes/device_test.hpp"
 
 int main(int argc, char** argv) {
   using namespace regemu;

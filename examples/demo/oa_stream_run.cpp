@@ -4,15 +4,15 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
+#include "regemu/emulator/device.hpp"
 #include "examples/i915_mini/forcewake.hpp"
 #include "examples/i915_mini/pci_regs.hpp"
 #include "examples/i915_perf/device_ggtt_memory.hpp"
 #include "examples/i915_perf/icl_oa_stream.hpp"
 #include "examples/i915_perf/metric_set.hpp"
 #include "examples/i915_perf/oa_record.hpp"
-#include "fakes/fake_mmio_bus.hpp"
-#include "fakes/protocol_rules.hpp"
+#include "regemu/fakes/fake_mmio_bus.hpp"
+#include "regemu/fakes/protocol_rules.hpp"
 
 namespace regemu::demo {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "examples/i915_mini/pci_regs.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::demo {
 

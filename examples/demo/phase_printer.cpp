@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "emulator/violation.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/emulator/violation.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::demo {
 namespace {

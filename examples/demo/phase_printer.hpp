@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "emulator/device.hpp"
+#include "regemu/emulator/device.hpp"
 #include "examples/demo/annotator.hpp"
 
 namespace regemu::demo {

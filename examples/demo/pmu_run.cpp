@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
+#include "regemu/emulator/device.hpp"
 #include "examples/goldmont_perf/pmu.hpp"
-#include "fakes/device_test.hpp"
-#include "fakes/fake_mmio_bus.hpp"
+#include "regemu/fakes/device_test.hpp"
+#include "regemu/fakes/fake_mmio_bus.hpp"
 
 namespace regemu::demo {
 namespace {

@@ -20,7 +20,7 @@
 #include <optional>
 
 #include "examples/goldmont_perf/bugs.hpp"
-#include "fakes/mmio_bus.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
 
 namespace regemu::goldmont_perf {
 

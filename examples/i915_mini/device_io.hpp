@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "emulator/device.hpp"
-#include "fakes/mmio_bus.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
 
 namespace regemu::i915_mini {
 

@@ -24,7 +24,7 @@
 #include "examples/i915_mini/gt_freq.hpp"
 #include "examples/i915_mini/msi.hpp"
 #include "examples/i915_mini/pci_probe.hpp"
-#include "fakes/mmio_bus.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
 
 namespace regemu::i915_mini {
 

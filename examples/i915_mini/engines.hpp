@@ -8,7 +8,7 @@
 
 #include "examples/i915_mini/bugs.hpp"
 #include "examples/i915_mini/forcewake.hpp"
-#include "fakes/mmio_bus.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
 
 namespace regemu::i915_mini {
 

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "examples/i915_mini/delay.hpp"
-#include "fakes/mmio_bus.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
 
 namespace regemu::i915_mini {
 

@@ -15,7 +15,7 @@
 
 #include "examples/i915_mini/bugs.hpp"
 #include "examples/i915_mini/delay.hpp"
-#include "fakes/mmio_bus.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
 #include "regemu/regs/icl.hpp"
 
 namespace regemu::i915_mini {

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "examples/i915_mini/bugs.hpp"
-#include "fakes/mmio_bus.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
 #include "regemu/regs/icl.hpp"
 
 namespace regemu::i915_mini {

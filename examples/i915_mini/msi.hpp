@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "fakes/mmio_bus.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
 
 namespace regemu::i915_mini {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "examples/i915_mini/bugs.hpp"
-#include "fakes/mmio_bus.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
 
 namespace regemu::i915_mini {
 

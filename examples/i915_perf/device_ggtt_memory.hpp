@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "emulator/device.hpp"
+#include "regemu/emulator/device.hpp"
 #include "examples/i915_perf/ggtt_memory.hpp"
 
 namespace regemu::i915_perf {

@@ -21,7 +21,7 @@
 #include "examples/i915_perf/oa_buffer.hpp"
 #include "examples/i915_perf/oa_record.hpp"
 #include "examples/i915_perf/oa_stream_common.hpp"
-#include "fakes/mmio_bus.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
 
 namespace regemu::i915_perf {
 

@@ -9,7 +9,7 @@
 #include <span>
 #include <string_view>
 
-#include "fakes/mmio_bus.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
 
 namespace regemu::i915_perf {
 

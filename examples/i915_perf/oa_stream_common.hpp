@@ -8,7 +8,7 @@
 #include "examples/i915_mini/delay.hpp"
 #include "examples/i915_perf/bugs.hpp"
 #include "examples/i915_perf/oa_regs.hpp"
-#include "fakes/mmio_bus.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
 
 namespace regemu::i915_perf {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "examples/rocm_collector/bugs.hpp"
-#include "fakes/mmio_bus.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
 
 namespace regemu::rocm_collector {
 

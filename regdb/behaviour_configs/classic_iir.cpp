@@ -1,12 +1,12 @@
 // `kind: classic-iir`: an Intel ISR/IMR/IIR/IER quadruplet and, optionally,
 // the behaviour its interrupt output feeds. See yaml/README.md "behaviours".
-#include "regdb/behaviour_configs/classic_iir.hpp"
+#include "regemu/regdb/behaviour_configs/classic_iir.hpp"
 
 #include <array>
 #include <string>
 #include <vector>
 
-#include "regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/behaviour_kinds.hpp"
 
 namespace regemu::regdb {
 

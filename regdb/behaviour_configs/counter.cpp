@@ -1,9 +1,9 @@
 // `kind: counter`: a free-running counter driven by the virtual clock.
-#include "regdb/behaviour_configs/counter.hpp"
+#include "regemu/regdb/behaviour_configs/counter.hpp"
 
 #include <array>
 
-#include "regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/behaviour_kinds.hpp"
 
 namespace regemu::regdb {
 

@@ -3,8 +3,8 @@
 
 #include <cstdint>
 
-#include "regdb/behaviour_config.hpp"
-#include "regdb/database.hpp"
+#include "regemu/regdb/behaviour_config.hpp"
+#include "regemu/regdb/database.hpp"
 
 namespace regemu::regdb {
 

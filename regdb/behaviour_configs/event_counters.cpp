@@ -2,7 +2,7 @@
 // "event-counters"): the event catalog, the slots (expanded from
 // `count: N` templates, `{n}` standing for the element's number), the
 // offcore response registers, the clocks and the protocol rules.
-#include "regdb/behaviour_configs/event_counters.hpp"
+#include "regemu/regdb/behaviour_configs/event_counters.hpp"
 
 #include <array>
 #include <cctype>
@@ -14,9 +14,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "regdb/behaviour_kinds.hpp"
-#include "regdb/names.hpp"
-#include "regdb/spelling.hpp"
+#include "regemu/regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/names.hpp"
+#include "regemu/regdb/spelling.hpp"
 
 namespace regemu::regdb {
 namespace {

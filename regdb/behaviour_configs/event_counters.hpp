@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "regdb/behaviour_config.hpp"
-#include "regdb/database.hpp"
-#include "regdb/metric_expression.hpp"
+#include "regemu/regdb/behaviour_config.hpp"
+#include "regemu/regdb/database.hpp"
+#include "regemu/regdb/metric_expression.hpp"
 
 namespace regemu::regdb {
 

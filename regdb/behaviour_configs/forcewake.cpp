@@ -1,17 +1,17 @@
 // `kind: forcewake`: power domains woken by Intel masked request registers,
 // acknowledged after a latency, and the MMIO ranges each domain powers.
 // See yaml/README.md "behaviours" for the schema and what "watertight" means.
-#include "regdb/behaviour_configs/forcewake.hpp"
+#include "regemu/regdb/behaviour_configs/forcewake.hpp"
 
 #include <array>
 #include <map>
 #include <optional>
 #include <string>
 
-#include "regdb/behaviour_kinds.hpp"
-#include "regdb/names.hpp"
-#include "regdb/numbers.hpp"
-#include "regdb/spelling.hpp"
+#include "regemu/regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/names.hpp"
+#include "regemu/regdb/numbers.hpp"
+#include "regemu/regdb/spelling.hpp"
 
 namespace regemu::regdb {
 namespace {

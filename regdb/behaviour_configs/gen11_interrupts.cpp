@@ -2,7 +2,7 @@
 // 001 "Interrupts"): master control, GT INT DW banks with their selector and
 // identity (Shared IIR), child behaviours feeding master bits, and the
 // engine table. See yaml/README.md "behaviours".
-#include "regdb/behaviour_configs/gen11_interrupts.hpp"
+#include "regemu/regdb/behaviour_configs/gen11_interrupts.hpp"
 
 #include <array>
 #include <map>
@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/behaviour_kinds.hpp"
 
 namespace regemu::regdb {
 namespace {

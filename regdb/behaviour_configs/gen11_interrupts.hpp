@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "regdb/behaviour_config.hpp"
-#include "regdb/database.hpp"
+#include "regemu/regdb/behaviour_config.hpp"
+#include "regemu/regdb/database.hpp"
 
 namespace regemu::regdb {
 

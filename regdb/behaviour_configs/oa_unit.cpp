@@ -1,7 +1,7 @@
 // `kind: oa-unit`: the OA performance-counter unit. The check resolves the
 // register roles of the generation, the memory space, the counters and the
 // signals they count, and the report formats with their layouts.
-#include "regdb/behaviour_configs/oa_unit.hpp"
+#include "regemu/regdb/behaviour_configs/oa_unit.hpp"
 
 #include <array>
 #include <charconv>
@@ -11,11 +11,11 @@
 #include <string>
 #include <utility>
 
-#include "regdb/behaviour_kinds.hpp"
-#include "regdb/names.hpp"
-#include "regdb/numbers.hpp"
-#include "regdb/oa_timestamp.hpp"
-#include "regdb/spelling.hpp"
+#include "regemu/regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/names.hpp"
+#include "regemu/regdb/numbers.hpp"
+#include "regemu/regdb/oa_timestamp.hpp"
+#include "regemu/regdb/spelling.hpp"
 
 namespace regemu::regdb {
 namespace {

@@ -1,7 +1,7 @@
 // `kind: pci-config`: the PCI function's configuration-space machinery
 // (memory decode, power states, MSI, the aperture size, the capability
 // chains). See yaml/README.md "behaviours" for the schema.
-#include "regdb/behaviour_configs/pci_config.hpp"
+#include "regemu/regdb/behaviour_configs/pci_config.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,10 +9,10 @@
 #include <set>
 #include <string>
 
-#include "regdb/behaviour_kinds.hpp"
-#include "regdb/names.hpp"
-#include "regdb/numbers.hpp"
-#include "regdb/spelling.hpp"
+#include "regemu/regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/names.hpp"
+#include "regemu/regdb/numbers.hpp"
+#include "regemu/regdb/spelling.hpp"
 
 namespace regemu::regdb {
 namespace {

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "regdb/behaviour_config.hpp"
-#include "regdb/database.hpp"
+#include "regemu/regdb/behaviour_config.hpp"
+#include "regemu/regdb/database.hpp"
 
 namespace regemu::regdb {
 

@@ -1,12 +1,12 @@
 // `kind: pm4`: the check of a command processor's section.
-#include "regdb/behaviour_configs/pm4.hpp"
+#include "regemu/regdb/behaviour_configs/pm4.hpp"
 
 #include <array>
 #include <string>
 
-#include "regdb/behaviour_kinds.hpp"
-#include "regdb/names.hpp"
-#include "regdb/spelling.hpp"
+#include "regemu/regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/names.hpp"
+#include "regemu/regdb/spelling.hpp"
 
 namespace regemu::regdb {
 

@@ -1,15 +1,15 @@
 // `kind: slice-steering`: reads of slice-located registers go to the slice
 // the steering selector names; a fused-off slice answers 0.
 // See yaml/README.md "behaviours" for the schema.
-#include "regdb/behaviour_configs/slice_steering.hpp"
+#include "regemu/regdb/behaviour_configs/slice_steering.hpp"
 
 #include <array>
 #include <optional>
 
-#include "regdb/behaviour_kinds.hpp"
-#include "regdb/names.hpp"
-#include "regdb/numbers.hpp"
-#include "regdb/spelling.hpp"
+#include "regemu/regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/names.hpp"
+#include "regemu/regdb/numbers.hpp"
+#include "regemu/regdb/spelling.hpp"
 
 namespace regemu::regdb {
 namespace {

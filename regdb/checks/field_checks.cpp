@@ -2,8 +2,8 @@
 // disjoint, resets and enumerated values that fit, no reset bit in an MBZ
 // field, and the masked-register layout.
 
-#include "regdb/checker.hpp"
-#include "regdb/checks/report_once.hpp"
+#include "regemu/regdb/checker.hpp"
+#include "regemu/regdb/checks/report_once.hpp"
 
 namespace regemu::regdb {
 namespace {

@@ -5,7 +5,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "regdb/checker.hpp"
+#include "regemu/regdb/checker.hpp"
 
 namespace regemu::regdb {
 namespace {

@@ -3,10 +3,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "regdb/checker.hpp"
-#include "regdb/checks/report_once.hpp"
-#include "regdb/names.hpp"
-#include "regdb/spelling.hpp"
+#include "regemu/regdb/checker.hpp"
+#include "regemu/regdb/checks/report_once.hpp"
+#include "regemu/regdb/names.hpp"
+#include "regemu/regdb/spelling.hpp"
 
 namespace regemu::regdb {
 namespace {

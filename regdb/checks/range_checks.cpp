@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "regdb/checker.hpp"
-#include "regdb/checks/report_once.hpp"
+#include "regemu/regdb/checker.hpp"
+#include "regemu/regdb/checks/report_once.hpp"
 
 namespace regemu::regdb {
 namespace {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <tuple>
 
-#include "regdb/source.hpp"
+#include "regemu/regdb/source.hpp"
 
 namespace regemu::regdb {
 

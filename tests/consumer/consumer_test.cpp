@@ -1,27 +1,38 @@
 // Links the installed regemu::fakes: a driver test against the installed
-// Haswell database, and a profiler test against the installed MI200
+// Haswell database (through the register header regemu_add_device
+// generated from it), and a profiler test against the installed MI200
 // database's counters and metric oracle (muParser, found by the package).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "fakes/device_test.hpp"
-#include "fakes/matchers.hpp"
+#include "regemu/fakes/device_test.hpp"
+#include "regemu/fakes/matchers.hpp"
+#include "regemu/regs/hsw.hpp"
 
 #include <string>
 #include <vector>
 
 namespace {
 
+namespace hsw = regemu::regs::hsw;
+
 class ConsumerTest : public regemu::fakes::DeviceTest {};
 
-TEST_F(ConsumerTest, DriverEnablesOaThroughTheInstalledKit) {
+TEST_F(ConsumerTest, ShippedDatabasesAreTheInstalledOnes) {
+  std::string path = regemu::fakes::ShippedDatabase("hsw").string();
+  EXPECT_THAT(path, ::testing::StartsWith(CONSUMER_DATABASE_DIR));
+  EXPECT_THROW(regemu::fakes::ShippedDatabase("hws"), std::invalid_argument);
+}
+
+TEST_F(ConsumerTest, DriverEnablesOaThroughTheGeneratedHeader) {
   LoadDevice(regemu::fakes::ShippedDatabase("hsw"));
   regemu::fakes::MmioBus& mmio = bus("mmio");
-  mmio.Write32(0x2368, 0x01000001);  // the OA buffer first, in gen7_init_oa_buffer's order
-  mmio.Write32(0x23B0, 0x01000000);
-  mmio.Write32(0x2364, 0x01000038);
-  mmio.Write32(0x2360, mmio.Read32(0x2360) | 1);
-  EXPECT_THAT(device(), regemu::fakes::FieldIs("OACONTROL", 1));
+  // The OA buffer first, in gen7_init_oa_buffer's order, then the enable.
+  hsw::OASTATUS2::FromValue(0x01000001).WriteTo(mmio);
+  hsw::OABUFFER::FromValue(0x01000000).WriteTo(mmio);
+  hsw::OASTATUS1::FromValue(0x01000038).WriteTo(mmio);
+  hsw::OACONTROL::Get().ReadFrom(mmio).set_performance_counter_enable(1).WriteTo(mmio);
+  EXPECT_THAT(device(), regemu::fakes::FieldIs("OACONTROL.PERFORMANCE_COUNTER_ENABLE", 1));
   EXPECT_THAT(device(), regemu::fakes::Wrote("OACONTROL", 1));
 }
 

@@ -12,7 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "emulator/device.hpp"
+#include "regemu/emulator/device.hpp"
 #include "tests/emulator/device_test_support.hpp"
 
 namespace regemu::emulator {

@@ -16,7 +16,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regdb/access.hpp"
+#include "regemu/regdb/access.hpp"
 #include "tests/emulator/device_test_support.hpp"
 
 namespace regemu::emulator {

@@ -8,7 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regdb/behaviour_configs/forcewake.hpp"
+#include "regemu/regdb/behaviour_configs/forcewake.hpp"
 #include "tests/emulator/device_test_support.hpp"
 
 namespace regemu::emulator {

@@ -9,7 +9,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "emulator/decode_table.hpp"
+#include "regemu/emulator/decode_table.hpp"
 #include "tests/emulator/device_test_support.hpp"
 
 namespace regemu::emulator {

@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "emulator/device.hpp"
-#include "emulator/model.hpp"
-#include "emulator/violation.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/emulator/violation.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::emulator {

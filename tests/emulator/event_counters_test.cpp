@@ -12,7 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "emulator/behaviours/event_counting.hpp"
+#include "regemu/emulator/behaviours/event_counting.hpp"
 #include "tests/emulator/device_test_support.hpp"
 
 namespace regemu::emulator {

@@ -12,9 +12,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "emulator/device.hpp"
-#include "regdb/checker.hpp"
-#include "regdb/loader.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/regdb/checker.hpp"
+#include "regemu/regdb/loader.hpp"
 #include "tests/emulator/device_test_support.hpp"
 
 namespace regemu::emulator {

@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "emulator/device.hpp"
-#include "emulator/memory_store.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/memory_store.hpp"
 #include "tests/emulator/device_test_support.hpp"
 
 namespace regemu::emulator {

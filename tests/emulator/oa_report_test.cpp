@@ -9,8 +9,8 @@
 
 #include <gtest/gtest.h>
 
-#include "emulator/behaviours/oa_report.hpp"
-#include "emulator/behaviours/oa_workload.hpp"
+#include "regemu/emulator/behaviours/oa_report.hpp"
+#include "regemu/emulator/behaviours/oa_workload.hpp"
 
 namespace regemu::emulator {
 namespace {

@@ -12,7 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regdb/oa_timestamp.hpp"
+#include "regemu/regdb/oa_timestamp.hpp"
 #include "tests/emulator/device_test_support.hpp"
 
 namespace regemu::emulator {

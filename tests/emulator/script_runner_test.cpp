@@ -8,10 +8,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "emulator/device.hpp"
-#include "emulator/script.hpp"
-#include "emulator/script_runner.hpp"
-#include "emulator/trace.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/script_runner.hpp"
+#include "regemu/emulator/trace.hpp"
 #include "tests/emulator/script_test_support.hpp"
 
 namespace regemu::emulator {

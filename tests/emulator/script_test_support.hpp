@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "emulator/model.hpp"
-#include "emulator/script.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/emulator/script.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::emulator::script_testing {

@@ -16,9 +16,9 @@
 
 #include <gtest/gtest.h>
 
-#include "emulator/device.hpp"
-#include "emulator/model.hpp"
-#include "regdb/loader.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/regdb/loader.hpp"
 
 namespace regemu::emulator {
 namespace {

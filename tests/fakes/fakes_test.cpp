@@ -5,9 +5,9 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
-#include "fakes/device_test.hpp"
-#include "fakes/matchers.hpp"
-#include "fakes/mock_mmio_bus.hpp"
+#include "regemu/fakes/device_test.hpp"
+#include "regemu/fakes/matchers.hpp"
+#include "regemu/fakes/mock_mmio_bus.hpp"
 
 namespace regemu::fakes {
 namespace {

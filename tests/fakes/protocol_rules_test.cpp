@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "fakes/device_test.hpp"
-#include "fakes/mmio_bus.hpp"
-#include "fakes/protocol_rules.hpp"
+#include "regemu/fakes/device_test.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
+#include "regemu/fakes/protocol_rules.hpp"
 
 namespace regemu::fakes {
 namespace {

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "emulator/script.hpp"
-#include "emulator/script_runner.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/script_runner.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::fuzz {
 namespace {

@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
-#include "emulator/model.hpp"
-#include "regdb/database.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/regdb/database.hpp"
 #include "tests/fuzz/inject_menu.hpp"
 #include "tests/fuzz/reference_model.hpp"
 #include "tests/fuzz/script_writer.hpp"

@@ -14,10 +14,10 @@
 
 #include <gtest/gtest.h>
 
-#include "emulator/device.hpp"
-#include "emulator/script.hpp"
-#include "emulator/script_runner.hpp"
-#include "regdb/loader.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/script_runner.hpp"
+#include "regemu/regdb/loader.hpp"
 #include "tests/fuzz/access_harness.hpp"
 
 namespace regemu::fuzz {

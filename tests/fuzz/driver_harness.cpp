@@ -8,12 +8,12 @@
 #include <string_view>
 #include <utility>
 
-#include "emulator/trace.hpp"
+#include "regemu/emulator/trace.hpp"
 #include "examples/i915_mini/driver.hpp"
 #include "examples/i915_mini/icl_interrupt_sources.hpp"
 #include "examples/i915_mini/pci_regs.hpp"
-#include "fakes/mmio_bus.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/fakes/mmio_bus.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::fuzz {
 namespace {

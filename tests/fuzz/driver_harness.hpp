@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
-#include "emulator/model.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/model.hpp"
 #include "examples/i915_mini/bugs.hpp"
 #include "tests/fuzz/script_writer.hpp"
 

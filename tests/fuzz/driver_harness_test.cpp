@@ -13,9 +13,9 @@
 
 #include <gtest/gtest.h>
 
-#include "emulator/device.hpp"
-#include "emulator/script.hpp"
-#include "emulator/script_runner.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/script_runner.hpp"
 #include "examples/i915_mini/bugs.hpp"
 #include "tests/fuzz/driver_harness.hpp"
 #include "tests/fuzz/shipped_devices.hpp"

@@ -3,7 +3,7 @@
 #include <array>
 #include <cstdio>
 
-#include "emulator/behaviour.hpp"
+#include "regemu/emulator/behaviour.hpp"
 
 namespace regemu::fuzz {
 namespace {

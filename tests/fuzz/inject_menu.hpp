@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
+#include "regemu/emulator/device.hpp"
 
 namespace regemu::fuzz {
 

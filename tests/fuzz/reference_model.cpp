@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string_view>
 
-#include "emulator/behaviour.hpp"
-#include "regdb/yaml_tree.hpp"
+#include "regemu/emulator/behaviour.hpp"
+#include "regemu/regdb/yaml_tree.hpp"
 
 namespace regemu::fuzz {
 namespace {

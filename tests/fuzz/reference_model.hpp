@@ -19,9 +19,9 @@
 #include <span>
 #include <vector>
 
-#include "emulator/model.hpp"
-#include "regdb/access.hpp"
-#include "regdb/database.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/regdb/access.hpp"
+#include "regemu/regdb/database.hpp"
 
 namespace regemu::fuzz {
 

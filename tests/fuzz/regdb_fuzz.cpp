@@ -12,9 +12,9 @@
 #include <map>
 #include <string>
 
-#include "emulator/device.hpp"
-#include "emulator/model.hpp"
-#include "regdb/loader.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/regdb/loader.hpp"
 
 using namespace regemu;
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "emulator/device.hpp"
-#include "emulator/script.hpp"
-#include "emulator/script_runner.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/script_runner.hpp"
 #include "tests/fuzz/shipped_devices.hpp"
 
 using namespace regemu;

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <memory>
 
-#include "regdb/loader.hpp"
+#include "regemu/regdb/loader.hpp"
 
 namespace regemu::fuzz {
 namespace {

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "emulator/model.hpp"
-#include "regdb/database.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/regdb/database.hpp"
 
 namespace regemu::fuzz {
 

@@ -11,9 +11,9 @@
 #include <memory>
 #include <string>
 
-#include "emulator/device.hpp"
-#include "emulator/model.hpp"
-#include "regdb/loader.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/regdb/loader.hpp"
 #include "regemu/regs/hsw.hpp"
 #include "tests/headergen/array_io.hpp"
 

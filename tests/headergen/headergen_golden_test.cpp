@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "regdb/loader.hpp"
+#include "regemu/regdb/loader.hpp"
 #include "tools/headergen/backends.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regdb/access.hpp"
+#include "regemu/regdb/access.hpp"
 
 namespace regemu::regdb {
 namespace {

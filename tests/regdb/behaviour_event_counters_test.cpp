@@ -9,7 +9,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regdb/behaviour_configs/event_counters.hpp"
+#include "regemu/regdb/behaviour_configs/event_counters.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::regdb {

@@ -6,7 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regdb/behaviour_configs/forcewake.hpp"
+#include "regemu/regdb/behaviour_configs/forcewake.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::regdb {

@@ -7,7 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regdb/behaviour_configs/gen11_interrupts.hpp"
+#include "regemu/regdb/behaviour_configs/gen11_interrupts.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::regdb {

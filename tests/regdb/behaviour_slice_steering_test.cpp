@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regdb/behaviour_configs/slice_steering.hpp"
+#include "regemu/regdb/behaviour_configs/slice_steering.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::regdb {

@@ -10,8 +10,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regdb/behaviour_configs/classic_iir.hpp"
-#include "regdb/behaviour_configs/counter.hpp"
+#include "regemu/regdb/behaviour_configs/classic_iir.hpp"
+#include "regemu/regdb/behaviour_configs/counter.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::regdb {

@@ -6,8 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regdb/diagnostics.hpp"
-#include "regdb/source.hpp"
+#include "regemu/regdb/diagnostics.hpp"
+#include "regemu/regdb/source.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::regdb {

@@ -7,7 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regdb/loader.hpp"
+#include "regemu/regdb/loader.hpp"
 #include "tests/regdb/shipped_database_test.hpp"
 #include "tests/regdb/test_support.hpp"
 

@@ -7,7 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regdb/numbers.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::regdb {
 namespace {

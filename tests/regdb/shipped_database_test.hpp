@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "regdb/loader.hpp"
+#include "regemu/regdb/loader.hpp"
 
 namespace regemu::regdb::testing_support {
 

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "regdb/spelling.hpp"
+#include "regemu/regdb/spelling.hpp"
 
 namespace regemu::regdb {
 namespace {

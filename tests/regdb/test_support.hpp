@@ -8,7 +8,7 @@
 
 #include <gmock/gmock.h>
 
-#include "regdb/loader.hpp"
+#include "regemu/regdb/loader.hpp"
 
 namespace regemu::regdb {
 

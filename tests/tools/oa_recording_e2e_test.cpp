@@ -20,7 +20,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/tools/i915_perf_reader.hpp"
-#include "regdb/oa_timestamp.hpp"
+#include "regemu/regdb/oa_timestamp.hpp"
 
 namespace regemu::tools {
 namespace {

@@ -13,7 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/tools/oa_synthetic_reports.hpp"
-#include "regdb/oa_timestamp.hpp"
+#include "regemu/regdb/oa_timestamp.hpp"
 
 namespace regemu::tools {
 namespace {

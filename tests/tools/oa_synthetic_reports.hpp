@@ -11,9 +11,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "emulator/unit_record.hpp"
-#include "regdb/behaviour_configs/oa_unit.hpp"
-#include "regdb/oa_timestamp.hpp"
+#include "regemu/emulator/unit_record.hpp"
+#include "regemu/regdb/behaviour_configs/oa_unit.hpp"
+#include "regemu/regdb/oa_timestamp.hpp"
 
 namespace regemu::testing {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "regdb/database.hpp"
+#include "regemu/regdb/database.hpp"
 
 namespace regemu::headergen {
 

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <ostream>
 
-#include "regdb/loader.hpp"
+#include "regemu/regdb/loader.hpp"
 #include "tools/regemu/diagnostics_json.hpp"
 
 namespace regemu::tools {

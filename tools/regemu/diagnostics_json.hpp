@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "regdb/loader.hpp"
+#include "regemu/regdb/loader.hpp"
 
 namespace regemu::tools {
 

@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "regdb/behaviour_configs/event_counters.hpp"
-#include "regdb/loader.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/regdb/behaviour_configs/event_counters.hpp"
+#include "regemu/regdb/loader.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::tools {
 namespace {

@@ -5,7 +5,7 @@
 #include <ostream>
 #include <sstream>
 
-#include "regdb/loader.hpp"
+#include "regemu/regdb/loader.hpp"
 #include "tools/headergen/backends.hpp"
 
 namespace regemu::tools {

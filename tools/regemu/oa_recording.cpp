@@ -4,9 +4,9 @@
 #include <ostream>
 #include <utility>
 
-#include "regdb/numbers.hpp"
+#include "regemu/regdb/numbers.hpp"
 #include "tools/regemu/oa_metric_sets.hpp"
-#include "regdb/oa_timestamp.hpp"
+#include "regemu/regdb/oa_timestamp.hpp"
 
 namespace regemu::tools {
 namespace {

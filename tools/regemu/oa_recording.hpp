@@ -27,8 +27,8 @@
 #include <variant>
 #include <vector>
 
-#include "emulator/unit_record.hpp"
-#include "regdb/behaviour_configs/oa_unit.hpp"
+#include "regemu/emulator/unit_record.hpp"
+#include "regemu/regdb/behaviour_configs/oa_unit.hpp"
 #include "tools/regemu/oa_recording_records.hpp"
 
 namespace regemu::tools {

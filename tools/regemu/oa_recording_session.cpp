@@ -5,7 +5,7 @@
 #include <variant>
 #include <vector>
 
-#include "regdb/numbers.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::tools {
 namespace {

@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "emulator/unit_record.hpp"
-#include "regdb/database.hpp"
+#include "regemu/emulator/unit_record.hpp"
+#include "regemu/regdb/database.hpp"
 #include "tools/regemu/oa_recording.hpp"
 
 namespace regemu::tools {

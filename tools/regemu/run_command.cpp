@@ -8,13 +8,13 @@
 #include <utility>
 #include <variant>
 
-#include "emulator/device.hpp"
-#include "emulator/model.hpp"
-#include "emulator/script.hpp"
-#include "emulator/script_runner.hpp"
-#include "emulator/trace.hpp"
-#include "regdb/loader.hpp"
-#include "regdb/numbers.hpp"
+#include "regemu/emulator/device.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/script_runner.hpp"
+#include "regemu/emulator/trace.hpp"
+#include "regemu/regdb/loader.hpp"
+#include "regemu/regdb/numbers.hpp"
 #include "tools/regemu/oa_recording_session.hpp"
 
 namespace regemu::tools {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "examples/goldmont_perf/pmu.hpp"
-#include "fakes/device_test.hpp"
-#include "fakes/matchers.hpp"
+#include "regemu/fakes/device_test.hpp"
+#include "regemu/fakes/matchers.hpp"
 
 namespace regemu::goldmont_perf {
 

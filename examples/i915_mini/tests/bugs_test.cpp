@@ -12,7 +12,7 @@
 #include "examples/i915_mini/gen11_irq.hpp"
 #include "examples/i915_mini/gt_freq.hpp"
 #include "examples/i915_mini/tests/i915_mini_test.hpp"
-#include "fakes/matchers.hpp"
+#include "regemu/fakes/matchers.hpp"
 
 namespace regemu::i915_mini {
 namespace {

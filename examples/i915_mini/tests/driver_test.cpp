@@ -8,8 +8,8 @@
 
 #include "examples/i915_mini/driver.hpp"
 #include "examples/i915_mini/tests/i915_mini_test.hpp"
-#include "fakes/matchers.hpp"
-#include "fakes/protocol_rules.hpp"
+#include "regemu/fakes/matchers.hpp"
+#include "regemu/fakes/protocol_rules.hpp"
 
 namespace regemu::i915_mini {
 namespace {

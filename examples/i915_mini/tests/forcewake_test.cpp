@@ -11,9 +11,9 @@
 #include "examples/i915_mini/engines.hpp"
 #include "examples/i915_mini/forcewake.hpp"
 #include "examples/i915_mini/tests/i915_mini_test.hpp"
-#include "fakes/matchers.hpp"
-#include "fakes/mock_mmio_bus.hpp"
-#include "fakes/protocol_rules.hpp"
+#include "regemu/fakes/matchers.hpp"
+#include "regemu/fakes/mock_mmio_bus.hpp"
+#include "regemu/fakes/protocol_rules.hpp"
 #include "regemu/regs/icl.hpp"
 
 namespace regemu::i915_mini {

@@ -14,9 +14,9 @@
 #include "examples/i915_mini/gen11_irq.hpp"
 #include "examples/i915_mini/icl_interrupt_sources.hpp"
 #include "examples/i915_mini/tests/i915_mini_test.hpp"
-#include "fakes/matchers.hpp"
-#include "fakes/mock_mmio_bus.hpp"
-#include "fakes/protocol_rules.hpp"
+#include "regemu/fakes/matchers.hpp"
+#include "regemu/fakes/mock_mmio_bus.hpp"
+#include "regemu/fakes/protocol_rules.hpp"
 #include "regemu/regs/icl.hpp"
 
 namespace regemu::i915_mini {

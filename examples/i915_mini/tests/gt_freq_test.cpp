@@ -10,7 +10,7 @@
 #include "examples/i915_mini/gt_freq.hpp"
 #include "examples/i915_mini/mchbar_freq.h"
 #include "examples/i915_mini/tests/i915_mini_test.hpp"
-#include "fakes/matchers.hpp"
+#include "regemu/fakes/matchers.hpp"
 #include "regemu/iomem.h"
 #include "regemu/regemu.h"
 #include "regemu/regs/icl.h"

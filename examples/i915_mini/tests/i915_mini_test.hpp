@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "emulator/violation.hpp"
+#include "regemu/emulator/violation.hpp"
 #include "examples/i915_mini/delay.hpp"
 #include "examples/i915_mini/pci_regs.hpp"
-#include "fakes/device_test.hpp"
-#include "fakes/matchers.hpp"
+#include "regemu/fakes/device_test.hpp"
+#include "regemu/fakes/matchers.hpp"
 
 namespace regemu::i915_mini {
 

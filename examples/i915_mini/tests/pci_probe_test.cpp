@@ -12,8 +12,8 @@
 #include "examples/i915_mini/pci_probe.hpp"
 #include "examples/i915_mini/pci_regs.hpp"
 #include "examples/i915_mini/tests/i915_mini_test.hpp"
-#include "fakes/matchers.hpp"
-#include "fakes/mock_mmio_bus.hpp"
+#include "regemu/fakes/matchers.hpp"
+#include "regemu/fakes/mock_mmio_bus.hpp"
 
 namespace regemu::i915_mini {
 namespace {

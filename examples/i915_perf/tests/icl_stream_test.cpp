@@ -12,7 +12,7 @@
 #include "examples/i915_perf/icl_oa_stream.hpp"
 #include "examples/i915_perf/metric_set.hpp"
 #include "examples/i915_perf/tests/oa_stream_test.hpp"
-#include "fakes/matchers.hpp"
+#include "regemu/fakes/matchers.hpp"
 
 namespace regemu::i915_perf {
 namespace {

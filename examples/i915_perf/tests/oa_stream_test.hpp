@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "emulator/device.hpp"
+#include "regemu/emulator/device.hpp"
 #include "examples/i915_mini/delay.hpp"
 #include "examples/i915_mini/forcewake.hpp"
 #include "examples/i915_mini/pci_regs.hpp"
@@ -23,8 +23,8 @@
 #include "examples/i915_perf/hsw_oa_stream.hpp"
 #include "examples/i915_perf/icl_oa_stream.hpp"
 #include "examples/i915_perf/oa_record.hpp"
-#include "fakes/device_test.hpp"
-#include "fakes/protocol_rules.hpp"
+#include "regemu/fakes/device_test.hpp"
+#include "regemu/fakes/protocol_rules.hpp"
 
 namespace regemu::i915_perf {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "examples/rocm_collector/collector.hpp"
-#include "fakes/device_test.hpp"
-#include "fakes/matchers.hpp"
+#include "regemu/fakes/device_test.hpp"
+#include "regemu/fakes/matchers.hpp"
 
 namespace regemu::rocm_collector {
 namespace {
