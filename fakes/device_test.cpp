@@ -54,19 +54,72 @@ std::shared_ptr<const emulator::Model> CompileDatabase(const std::filesystem::pa
   return compiled.model;
 }
 
+namespace {
+
+// A failure at `site`, or at the running test's TEST_F line without one:
+// never at a line inside regemu.
+void FailAt(const std::optional<hwreg::SourceLocation>& site, const std::string& message) {
+  if (site) {
+    ADD_FAILURE_AT(site->file_name(), static_cast<int>(site->line()))
+        << message << "\n(the access was made in " << site->function_name() << ")";
+    return;
+  }
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  if (test != nullptr && test->file() != nullptr) {
+    ADD_FAILURE_AT(test->file(), test->line()) << message;
+  } else {
+    ADD_FAILURE() << message;
+  }
+}
+
+}  // namespace
+
+DeviceTest::DeviceTest() : fail_at_access_(GTEST_FLAG_GET(break_on_failure)) {}
+
 emulator::Device& DeviceTest::LoadDevice(const std::filesystem::path& path, emulator::DeviceOptions options) {
   buses_.clear();
   device_.reset();
+  violation_sites_.clear();
+  reported_violations_.clear();
+  breach_sites_.clear();
+  reported_breaches_ = 0;
   std::shared_ptr<const emulator::Model> model = CompileDatabase(path);
   checker_ = std::make_unique<ProtocolChecker>(model);
   breaches_taken_ = 0;
   // The checker sees every access; a test's own observer still runs first.
-  options.on_trace = [checker = checker_.get(), own = std::move(options.on_trace)](const emulator::TraceEntry& entry) {
+  options.on_trace = [this, own = std::move(options.on_trace)](const emulator::TraceEntry& entry) {
     if (own) own(entry);
-    checker->Observe(entry);
+    size_t before = checker_->breaches().size();
+    checker_->Observe(entry);
+    for (size_t index = before; index < checker_->breaches().size(); ++index) OnBreach(index);
+  };
+  options.on_violation = [this, own = std::move(options.on_violation)](const emulator::Violation& violation) {
+    if (own) own(violation);
+    OnViolation(violation);
   };
   device_ = std::make_unique<emulator::Device>(std::move(model), std::move(options));
   return *device_;
+}
+
+// Both run under the device lock, in the thread that made the access.
+void DeviceTest::OnViolation(const emulator::Violation& violation) {
+  std::optional<hwreg::SourceLocation> site = CurrentAccessSite();
+  violation_sites_.emplace(violation.sequence, site);
+  if (fail_at_access_ && violation.fails) {
+    reported_violations_.insert(violation.sequence);
+    FailAt(site, "driver violation on device '" + device_->model().device() + "':\n" +
+                     violation.Describe(device_->model()));
+  }
+}
+
+void DeviceTest::OnBreach(size_t index) {
+  std::optional<hwreg::SourceLocation> site = CurrentAccessSite();
+  breach_sites_.push_back(site);
+  if (fail_at_access_) {
+    reported_breaches_ = index + 1;
+    FailAt(site, "driver broke a protocol rule on device '" + device_->model().device() + "':\n" +
+                     checker_->breaches()[index].Describe(device_->model()));
+  }
 }
 
 emulator::Device& DeviceTest::device() {
@@ -85,6 +138,8 @@ FakeMmioBus& DeviceTest::bus(std::string_view space) {
 std::vector<emulator::Violation> DeviceTest::TakeViolations() {
   std::vector<emulator::Violation> violations = device().violations();
   device().ClearViolations();
+  violation_sites_.clear();
+  reported_violations_.clear();
   return violations;
 }
 
@@ -103,18 +158,24 @@ std::vector<RuleBreach> DeviceTest::TakeBreaches() {
 
 void DeviceTest::TearDown() {
   if (!device_) return;
-  for (const RuleBreach& breach : TakeBreaches()) {
-    ADD_FAILURE() << "driver broke a protocol rule on device '" << device_->model().device() << "':\n"
-                  << breach.Describe(device_->model());
+  const std::vector<RuleBreach>& breaches = checker_->breaches();
+  for (size_t index = std::max(breaches_taken_, reported_breaches_); index < breaches.size(); ++index) {
+    FailAt(index < breach_sites_.size() ? breach_sites_[index] : std::nullopt,
+           "driver broke a protocol rule on device '" + device_->model().device() + "':\n" +
+               breaches[index].Describe(device_->model()));
   }
+  breaches_taken_ = breaches.size();
   for (const emulator::Violation& violation : device_->violations()) {
-    if (!violation.fails) continue;
-    ADD_FAILURE() << "driver violation on device '" << device_->model().device() << "':\n"
-                  << violation.Describe(device_->model());
+    if (!violation.fails || reported_violations_.contains(violation.sequence)) continue;
+    auto site = violation_sites_.find(violation.sequence);
+    FailAt(site == violation_sites_.end() ? std::nullopt : site->second,
+           "driver violation on device '" + device_->model().device() + "':\n" +
+               violation.Describe(device_->model()));
   }
   size_t kept = device_->violations().size();
   if (device_->violation_count() > kept) {
-    ADD_FAILURE() << (device_->violation_count() - kept) << " more violation(s) past DeviceOptions::max_violations";
+    FailAt(std::nullopt, std::to_string(device_->violation_count() - kept) +
+                             " more violation(s) past DeviceOptions::max_violations");
   }
 }
 

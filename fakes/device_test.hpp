@@ -10,9 +10,17 @@
 //   }
 //
 // The device is strict; every violation it recorded fails the test in
-// TearDown with the register, the field, the rule and the accesses before
-// it. A test that provokes a violation on purpose checks it and then calls
+// TearDown, once, with the register, the field, the rule and the accesses
+// before it, reported at the driver or test line that made the access (the
+// MmioBus helpers and hwreg ReadFrom/WriteTo carry their caller's
+// source location; other accesses are reported at the TEST_F line).
+// A test that provokes a violation on purpose checks it and then calls
 // TakeViolations().
+//
+// FailAtAccess() fails the test at the access itself instead, inside the
+// driver's call, so --gtest_break_on_failure stops with the driver on the
+// stack; it is on by default when that flag is given. Failures reported
+// then cannot be taken back by TakeViolations().
 //
 // Protocol rules (protocol_rules.hpp) are switched on per test, after
 // LoadDevice: EnableRule(NoAccessWithoutForcewake("render")). The first
@@ -22,6 +30,8 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +68,8 @@ std::shared_ptr<const emulator::Model> CompileDatabase(const std::filesystem::pa
 
 class DeviceTest : public ::testing::Test {
  protected:
+  DeviceTest();
+
   // A fresh device of the database at `path`; replaces the previous one.
   emulator::Device& LoadDevice(const std::filesystem::path& path, emulator::DeviceOptions options = {});
   emulator::Device& device();
@@ -72,12 +84,25 @@ class DeviceTest : public ::testing::Test {
   // The rule breaches so far, which then no longer fail the test.
   std::vector<RuleBreach> TakeBreaches();
 
+  // Fail at the violating access itself (see above) or, with false, in TearDown.
+  void FailAtAccess(bool at_access = true) { fail_at_access_ = at_access; }
+
   void TearDown() override;
 
  private:
+  void OnViolation(const emulator::Violation& violation);
+  void OnBreach(size_t index);
+
   std::unique_ptr<ProtocolChecker> checker_;  // declared before device_: it outlives it
   std::unique_ptr<emulator::Device> device_;
   size_t breaches_taken_ = 0;
+  bool fail_at_access_;
+  // Where each violating access (by sequence) and each breach was made,
+  // and which were reported at the access already.
+  std::map<uint64_t, std::optional<hwreg::SourceLocation>> violation_sites_;
+  std::vector<std::optional<hwreg::SourceLocation>> breach_sites_;
+  std::set<uint64_t> reported_violations_;
+  size_t reported_breaches_ = 0;
   std::map<std::string, std::unique_ptr<FakeMmioBus>, std::less<>> buses_;
 };
 

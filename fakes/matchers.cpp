@@ -1,8 +1,12 @@
 #include "regemu/fakes/matchers.hpp"
 
 #include <algorithm>
+#include <set>
 
+#include "regemu/emulator/trace.hpp"
+#include "regemu/regdb/names.hpp"
 #include "regemu/regdb/numbers.hpp"
+#include "regemu/regdb/spelling.hpp"
 
 namespace regemu::fakes {
 namespace {
@@ -13,12 +17,18 @@ struct ResolvedField {
   std::string error;  // why it did not resolve
 };
 
+// "device 'hsw' has no register 'OACONTRL' (did you mean 'OACONTROL'?)".
+std::string NoRegister(const emulator::Model& model, std::string_view name) {
+  return "device '" + model.device() + "' has no register '" + std::string(name) + "'" +
+         regdb::DidYouMean(name, regdb::NamesOf(model.registers()));
+}
+
 ResolvedField Resolve(const emulator::Model& model, const std::string& path) {
   ResolvedField result;
   std::string reg_name = path.substr(0, path.find('.'));
   auto reg = model.FindRegister(reg_name);
   if (!reg) {
-    result.error = "device '" + model.device() + "' has no register '" + reg_name + "'";
+    result.error = NoRegister(model, reg_name);
     return result;
   }
   result.reg = *reg;
@@ -30,7 +40,8 @@ ResolvedField Resolve(const emulator::Model& model, const std::string& path) {
                             [&](const emulator::FieldModel& f) { return f.name == field_name; });
   if (field == r.fields.end()) {
     result.reg = emulator::kNoRegister;
-    result.error = "register '" + reg_name + "' has no field '" + field_name + "'";
+    result.error = "register '" + reg_name + "' has no field '" + field_name + "'" +
+                   regdb::DidYouMean(field_name, regdb::NamesOf(r.fields));
     return result;
   }
   result.mask = field->mask;
@@ -66,39 +77,59 @@ void FieldIsMatcher::DescribeNegationTo(std::ostream* os) const {
 }
 
 std::string Describe(const AccessPattern& pattern) {
-  std::string text = pattern.op == emulator::TraceOp::kWrite ? "a write of " : "a read of ";
+  std::string text = pattern.op == emulator::TraceOp::kWrite ? "write of " : "read of ";
   text += pattern.reg;
   if (pattern.value) text += (pattern.op == emulator::TraceOp::kWrite ? " = " : " returning ") + regdb::Hex(*pattern.value);
   return text;
 }
 
+namespace {
+
+// The accesses to the registers the patterns name, in the order they
+// happened, so a wrong order shows as plainly as a missing access.
+void ExplainWhatHappened(const emulator::Model& model, const std::vector<emulator::TraceEntry>& trace,
+                         const std::set<emulator::RegisterId>& named, std::ostream& os) {
+  constexpr size_t kShown = 32;
+  std::vector<const emulator::TraceEntry*> relevant;
+  for (const emulator::TraceEntry& entry : trace) {
+    bool access = entry.op == emulator::TraceOp::kRead || entry.op == emulator::TraceOp::kWrite;
+    if (access && named.contains(entry.reg)) relevant.push_back(&entry);
+  }
+  if (relevant.empty()) {
+    os << "\n  the trace (" << trace.size() << " entries) has no access to these registers";
+    return;
+  }
+  os << "\n  what happened to these registers, in order (of " << trace.size() << " trace entries):";
+  size_t first = relevant.size() > kShown ? relevant.size() - kShown : 0;
+  if (first > 0) os << "\n    ... " << first << " earlier";
+  for (size_t i = first; i < relevant.size(); ++i) os << "\n    " << emulator::RenderTraceEntry(model, *relevant[i]);
+}
+
+}  // namespace
+
 bool AccessesInOrderMatcher::MatchAndExplain(const emulator::Device& device, std::ostream* os) const {
   const emulator::Model& model = device.model();
+  std::set<emulator::RegisterId> named;
+  for (const AccessPattern& pattern : patterns_) {
+    auto reg = model.FindRegister(pattern.reg);
+    if (!reg) {
+      if (os) *os << NoRegister(model, pattern.reg);
+      return false;
+    }
+    named.insert(*reg);
+  }
   std::vector<emulator::TraceEntry> trace = device.Trace();
   size_t at = 0;
   for (size_t i = 0; i < patterns_.size(); ++i) {
     const AccessPattern& pattern = patterns_[i];
-    auto reg = model.FindRegister(pattern.reg);
-    if (!reg) {
-      if (os) *os << "device '" << model.device() << "' has no register '" << pattern.reg << "'";
-      return false;
-    }
+    emulator::RegisterId reg = *model.FindRegister(pattern.reg);
     auto found = std::find_if(trace.begin() + static_cast<std::ptrdiff_t>(at), trace.end(),
-                              [&](const emulator::TraceEntry& entry) { return Matches(pattern, *reg, entry); });
+                              [&](const emulator::TraceEntry& entry) { return Matches(pattern, reg, entry); });
     if (found == trace.end()) {
       if (os) {
         *os << "found no " << Describe(pattern);
-        if (i > 0) *os << " after " << Describe(patterns_[i - 1]) << " (access " << at << " of the trace)";
-        // What the register did see, to tell a wrong value from a missing access.
-        std::vector<std::string> seen;
-        for (const emulator::TraceEntry& entry : trace) {
-          if (entry.reg == *reg && entry.op == pattern.op) seen.push_back(regdb::Hex(entry.value));
-        }
-        if (!seen.empty()) {
-          *os << "; " << pattern.reg << (pattern.op == emulator::TraceOp::kWrite ? " was written" : " read");
-          for (const std::string& value : seen) *os << " " << value;
-        }
-        *os << " (" << trace.size() << " trace entries)";
+        if (i > 0) *os << " after the " << Describe(patterns_[i - 1]) << " (trace entry " << at << ")";
+        ExplainWhatHappened(model, trace, named, *os);
       }
       return false;
     }

@@ -8,6 +8,7 @@
 #include "regemu/fakes/device_test.hpp"
 #include "regemu/fakes/matchers.hpp"
 #include "regemu/fakes/mock_mmio_bus.hpp"
+#include "regemu/regs/hsw.hpp"
 
 namespace regemu::fakes {
 namespace {
@@ -86,8 +87,11 @@ TEST_F(FakesTest, FieldIsExplainsTheActualValueAndBadNames) {
   bus("mmio").Write32(kOaStatus2, 0x1000041);
   EXPECT_THAT(device(), FieldIs("OASTATUS2.HEAD_POINTER", 0x40001));
   EXPECT_THAT(Explain(FieldIs("OASTATUS2.HEAD_POINTER", 7)), HasSubstr("OASTATUS2.HEAD_POINTER is 0x40001"));
-  EXPECT_THAT(Explain(FieldIs("OASTATUS2.HEAD", 7)), HasSubstr("register 'OASTATUS2' has no field 'HEAD'"));
-  EXPECT_THAT(Explain(FieldIs("OASTATUS9", 7)), HasSubstr("device 'hsw' has no register 'OASTATUS9'"));
+  EXPECT_THAT(Explain(FieldIs("OASTATUS2.HEAD_POINTR", 7)),
+              HasSubstr("register 'OASTATUS2' has no field 'HEAD_POINTR' (did you mean 'HEAD_POINTER'?)"));
+  EXPECT_THAT(Explain(FieldIs("OACONTRL", 7)),
+              HasSubstr("device 'hsw' has no register 'OACONTRL' (did you mean 'OACONTROL'?)"));
+  EXPECT_THAT(Explain(Wrote("OACONTRL", 1)), HasSubstr("(did you mean 'OACONTROL'?)"));
 }
 
 TEST_F(FakesTest, AccessesInOrderFindsASubsequenceAndSaysWhatIsMissing) {
@@ -100,9 +104,15 @@ TEST_F(FakesTest, AccessesInOrderFindsASubsequenceAndSaysWhatIsMissing) {
                                          WriteOf("OACONTROL", 1)}));
   EXPECT_THAT(device(), Wrote("OASTATUS2", 0x1000001));
   EXPECT_THAT(device(), Not(AccessesInOrder({WriteOf("OACONTROL", 1), WriteOf("OASTATUS2")})));
-  EXPECT_THAT(Explain(AccessesInOrder({WriteOf("OACONTROL", 1), WriteOf("OASTATUS2")})),
-              HasSubstr("found no a write of OASTATUS2 after a write of OACONTROL = 0x1"));
-  EXPECT_THAT(Explain(Wrote("OACONTROL", 5)), HasSubstr("OACONTROL was written 0x0 0x1"));
+  // The explanation shows the order that did happen, not only what is missing.
+  std::string wrong_order = Explain(AccessesInOrder({WriteOf("OACONTROL", 1), WriteOf("OASTATUS2")}));
+  EXPECT_THAT(wrong_order, HasSubstr("found no write of OASTATUS2 after the write of OACONTROL = 0x1"));
+  EXPECT_THAT(wrong_order, ::testing::ContainsRegex("what happened to these registers, in order.*\n"
+                                                    "    write32 mmio 0x2360 0x0+ .*\n"
+                                                    "    write32 mmio 0x2368 0x0*1000001 .*\n"
+                                                    "    expect32 mmio 0x2368 0x0*1000001 .*\n"
+                                                    "    write32 mmio 0x2360 0x0*1 "));
+  EXPECT_THAT(Explain(Wrote("OACONTROL", 5)), HasSubstr("found no write of OACONTROL = 0x5"));
 }
 
 // A violation left in the device fails the test in TearDown, with the
@@ -116,6 +126,15 @@ TEST_F(FakesTest, TearDownFailsOnAViolationTheTestDidNotTake) {
   std::vector<emulator::Violation> taken = TakeViolations();
   ASSERT_EQ(taken.size(), 1u);
   EXPECT_EQ(taken[0].kind, emulator::ViolationKind::kMbz);
+  EXPECT_THAT(taken, ::testing::ElementsAre(ViolationIs("mbz", "OASTATUS2", "must-be-zero")));  // as README shows
+}
+
+// The generated header clears must-be-zero bits on write, so code written
+// with it cannot trip the rule; only a raw write can (README, driver tests).
+TEST_F(FakesTest, GeneratedHeadersCannotWriteMustBeZeroBits) {
+  regs::hsw::OASTATUS2::FromValue(0x21).WriteTo(bus("mmio"));
+  EXPECT_THAT(device(), Wrote("OASTATUS2", 0x1));
+  EXPECT_TRUE(TakeViolations().empty());
 }
 
 TEST(ShippedDatabaseTest, ABrokenDatabaseThrowsWithItsDiagnostics) {
