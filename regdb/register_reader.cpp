@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "regemu/regdb/names.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::regdb {
 namespace {
@@ -170,7 +171,14 @@ std::optional<RegisterTemplate> ReadRegisterTemplate(const YamlNode& node, bool 
   if (auto value = reader.Unsigned(*offset, "offset")) reg.offset = *value; else ok = false;
   reg.offset_loc = offset->loc;
   if (const YamlNode* width = node.Find("width")) {
-    if (auto w = reader.Width(*width, "width")) reg.width = *w; else ok = false;
+    // A bad width is reported once and the register kept at the next
+    // width up (24 -> 32), so behaviours and scripts naming it, and fields
+    // inside what the author meant, do not fail in cascade.
+    if (auto w = reader.Width(*width, "width")) {
+      reg.width = *w;
+    } else if (auto parsed_width = ParseUnsigned(width->text); auto* given = std::get_if<uint64_t>(&parsed_width)) {
+      reg.width = *given <= 8 ? 8u : *given <= 16 ? 16u : *given <= 32 ? 32u : 64u;
+    }
     reg.width_loc = width->loc;
   } else {
     reg.width_loc = reg.loc;

@@ -26,6 +26,7 @@ using ::testing::Not;
 using ::testing::SizeIs;
 using testing_support::CheckFiles;
 using testing_support::CheckYaml;
+using testing_support::WarningAt;
 using testing_support::ConfigAs;
 using testing_support::ErrorAt;
 using testing_support::NoteAt;
@@ -48,7 +49,7 @@ registers:
     fields:
       - {name: COUNT, bits: "31:8", access: hw}
       - {name: OVERFLOW, bits: "0", access: w1c}
-  - {name: "OAPERF_A{n}", space: mmio, offset: 0x2800, array: {count: 4, stride: 4}}
+  - {name: "OAPERF_A{n}", space: mmio, offset: 0x2800, array: {count: 4, stride: 4}, access: hw}
 behaviours:
 )";
 
@@ -286,10 +287,26 @@ TEST(BehavioursTest, TwoUnnamedCountersShareTheDefaultNameAndClash) {
       << Rendered(loaded);
 }
 
+// A counter changes its bits on its own; bits the driver also owns are
+// almost always a slip in the database, so `check` says so (a warning: the
+// database still loads).
+TEST(BehavioursTest, ACounterDrivingBitsThatAreNotHwIsAWarning) {
+  LoadedDatabase loaded = CheckBehaviours(R"(  - {kind: counter, name: good, register: OASTATUS, field: COUNT, period: 80ns}
+  - {kind: counter, name: field, register: OASTATUS, field: OVERFLOW, period: 80ns}
+  - {kind: counter, name: whole, register: OASTATUS, period: 80ns}
+)");
+  EXPECT_THAT(loaded.diagnostics.all(),
+              ElementsAre(WarningAt(15, 61, HasSubstr("counter behaviour 'field' drives OASTATUS.OVERFLOW, whose "
+                                                      "access is 'w1c', not 'hw'")),
+                          WarningAt(16, 44, HasSubstr("counter behaviour 'whole' drives OASTATUS.OVERFLOW"))))
+      << Rendered(loaded);
+  EXPECT_FALSE(loaded.diagnostics.has_errors());
+}
+
 TEST(BehavioursTest, DuplicateBehaviourNamesAreAnError) {
   LoadedDatabase loaded = CheckBehaviours(R"(  - {kind: counter, name: ticks, register: TIMESTAMP, period: 80ns}
   - {kind: counter, name: other, register: TIMESTAMP, period: 1us}
-  - {kind: counter, name: ticks, register: OASTATUS, period: 80ns}
+  - {kind: counter, name: ticks, register: TIMESTAMP, period: 80ns}
 )");
   EXPECT_THAT(loaded.diagnostics.all(),
               ElementsAre(AllOf(ErrorAt(16, 5, HasSubstr("behaviour 'ticks' is defined twice")),

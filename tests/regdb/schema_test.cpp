@@ -284,6 +284,29 @@ registers:
   EXPECT_EQ(Reg(loaded, "C").width, 64u);
 }
 
+// The width is the only error: the register stays (at the next width up),
+// so a behaviour naming it and its fields are not reported in cascade.
+TEST(SchemaTest, ABadWidthDoesNotCascadeIntoUnknownRegisterErrors) {
+  LoadedDatabase loaded = CheckYaml(R"(device: d
+spaces:
+  - {name: mmio, kind: mmio, size: 0x1000}
+registers:
+  - name: UART_CTL
+    space: mmio
+    offset: 0
+    width: 24
+    fields:
+      - {name: ENABLE, bits: 0, access: rw}
+      - {name: DIVISOR, bits: "23:8", access: hw}
+  - {name: UART_TICKS, space: mmio, offset: 8, width: 32, access: hw}
+behaviours:
+  - {kind: counter, register: UART_CTL, field: DIVISOR, period: 1us}
+)");
+  EXPECT_THAT(loaded.diagnostics.all(),
+              ElementsAre(ErrorAt(8, 12, HasSubstr("width must be 8, 16, 32 or 64 bits, got 24"))))
+      << Rendered(loaded);
+}
+
 TEST(SchemaTest, NumbersOutOfTheirKeysRangeAreErrors) {
   LoadedDatabase loaded = CheckYaml(R"(device: d
 spaces:
@@ -927,7 +950,7 @@ registers:
     offset: 0x10
     access: hw
     fields:
-      - {name: BAD, bits: "40:0"}      # 10:27, from the checker
+      - {name: BAD, bits: "40:0", access: hw}  # 10:27, from the checker
       - {name: LOW, bits: "15:0", access: rw1c}
 behaviours:
   - {kind: counter, register: TICKS, period: 10ns}

@@ -51,6 +51,13 @@ MATCHER_P3(ErrorAt, line, column, message_matcher,
          ::testing::ExplainMatchResult(message_matcher, arg.message, result_listener);
 }
 
+MATCHER_P3(WarningAt, line, column, message_matcher,
+           "a warning at " + std::to_string(line) + ":" + std::to_string(column)) {
+  return arg.severity == Severity::kWarning && arg.loc.line == static_cast<uint32_t>(line) &&
+         arg.loc.column == static_cast<uint32_t>(column) &&
+         ::testing::ExplainMatchResult(message_matcher, arg.message, result_listener);
+}
+
 MATCHER_P3(NoteAt, line, column, message_matcher,
            "a note at " + std::to_string(line) + ":" + std::to_string(column)) {
   return arg.loc.line == static_cast<uint32_t>(line) && arg.loc.column == static_cast<uint32_t>(column) &&
