@@ -101,6 +101,19 @@ SpaceId SpaceOf(const regemu_device& dev, const char* space) {
   Misuse(message + " (its spaces: " + list + ")");
 }
 
+// The backdoor has no violation to report an access past the end with, and
+// the bytes there are no register's: the test asked for something that
+// does not exist. The bound is the frontdoor's (an indexed space counts
+// registers, not bytes).
+void CheckInSpace(const regemu_device& dev, SpaceId id, uint64_t offset, unsigned width) {
+  const auto& space = dev.device->model().spaces()[id];
+  uint64_t extent = space.indexed ? 1 : width / 8;
+  if (offset >= space.size || extent > space.size - offset) {
+    Misuse(std::to_string(width) + " bits at " + Hex(offset) + " run past the end of space '" + space.name +
+           "' (size " + Hex(space.size) + ")");
+  }
+}
+
 // `function` is the entry point's name, for the error: a literal, so that
 // an access that succeeds builds no string.
 uint64_t Read(const char* function, regemu_device* dev, const char* space, uint64_t offset, unsigned width) {
@@ -111,6 +124,27 @@ void Write(const char* function, regemu_device* dev, const char* space, uint64_t
            uint64_t value) {
   Enter(dev, function, 0, [&] {
     dev->device->Write(SpaceOf(*dev, space), offset, width, value);
+    return 0;
+  });
+}
+
+uint64_t Peek(const char* function, regemu_device* dev, const char* space, uint64_t offset, unsigned width) {
+  return Enter(dev, function, AllOnes(width), [&] {
+    SpaceId id = SpaceOf(*dev, space);
+    CheckInSpace(*dev, id, offset, width);
+    return dev->device->Peek(id, offset, width);
+  });
+}
+
+int Poke(const char* function, regemu_device* dev, const char* space, uint64_t offset, unsigned width,
+         uint64_t value) {
+  return Enter(dev, function, -1, [&] {
+    SpaceId id = SpaceOf(*dev, space);
+    CheckInSpace(*dev, id, offset, width);
+    if (!dev->device->Poke(id, offset, width, value)) {
+      Misuse("no register or memory of space '" + std::string(space) + "' holds the bytes at " + Hex(offset) +
+             ": nothing was stored");
+    }
     return 0;
   });
 }
@@ -127,6 +161,17 @@ int Inject(regemu_device& dev, const std::vector<std::string>& words) {
     Misuse("'" + command + "': " + why);
   }
   return 0;
+}
+
+std::vector<std::string> Words(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\r\n\v\f";
+  std::vector<std::string> words;
+  for (size_t begin = text.find_first_not_of(kSpace); begin != std::string_view::npos;) {
+    size_t end = std::min(text.find_first_of(kSpace, begin), text.size());
+    words.emplace_back(text.substr(begin, end - begin));
+    begin = text.find_first_not_of(kSpace, end);
+  }
+  return words;
 }
 
 regemu::emulator::Violation ViolationAt(const regemu_device& dev, size_t index) {
@@ -228,6 +273,12 @@ const char* regemu_last_error(regemu_device* dev) {
   }                                                                                                        \
   void regemu_write##bits(regemu_device* dev, const char* space, uint64_t offset, uint##bits##_t value) { \
     Write("regemu_write" #bits, dev, space, offset, bits, value);                                          \
+  }                                                                                                        \
+  uint##bits##_t regemu_peek##bits(regemu_device* dev, const char* space, uint64_t offset) {              \
+    return static_cast<uint##bits##_t>(Peek("regemu_peek" #bits, dev, space, offset, bits));              \
+  }                                                                                                        \
+  int regemu_poke##bits(regemu_device* dev, const char* space, uint64_t offset, uint##bits##_t value) {   \
+    return Poke("regemu_poke" #bits, dev, space, offset, bits, value);                                     \
   }
 REGEMU_ACCESS(8)
 REGEMU_ACCESS(16)
@@ -242,6 +293,20 @@ void regemu_step_ns(regemu_device* dev, uint64_t ns) {
   });
 }
 
+int regemu_reset(regemu_device* dev) {
+  return Enter(dev, "regemu_reset", -1, [&] {
+    dev->device->Reset();
+    return 0;
+  });
+}
+
+int regemu_inject(regemu_device* dev, const char* command) {
+  return Enter(dev, "regemu_inject", -1, [&] {
+    if (command == nullptr) Misuse("the command is NULL");
+    return Inject(*dev, Words(command));
+  });
+}
+
 int regemu_inject_interrupt(regemu_device* dev, const char* engine, uint16_t data) {
   return Enter(dev, "regemu_inject_interrupt", -1, [&] {
     if (engine == nullptr) Misuse("the engine is NULL");
@@ -251,6 +316,23 @@ int regemu_inject_interrupt(regemu_device* dev, const char* engine, uint16_t dat
 
 int regemu_irq_level(regemu_device* dev) {
   return Enter(dev, "regemu_irq_level", -1, [&] { return dev->device->interrupt_asserted() ? 1 : 0; });
+}
+
+size_t regemu_msi_count(regemu_device* dev) {
+  return Enter(dev, "regemu_msi_count", size_t{0}, [&] { return dev->device->messages().size(); });
+}
+
+int regemu_msi_message(regemu_device* dev, size_t index, uint64_t* address, uint64_t* data) {
+  return Enter(dev, "regemu_msi_message", -1, [&] {
+    std::vector<regemu::emulator::MessageWrite> messages = dev->device->messages();
+    if (index >= messages.size()) {
+      Misuse("index " + std::to_string(index) + " is past the end (" + std::to_string(messages.size()) +
+             " messages)");
+    }
+    if (address != nullptr) *address = messages[index].address;
+    if (data != nullptr) *data = messages[index].data;
+    return 0;
+  });
 }
 
 size_t regemu_violation_count(regemu_device* dev) {
@@ -263,6 +345,23 @@ const char* regemu_violation_text(regemu_device* dev, size_t index) {
     std::lock_guard guard(dev->lock);
     dev->text = std::move(summary);
     return dev->text.c_str();
+  });
+}
+
+const char* regemu_violation_kind(regemu_device* dev, size_t index) {
+  return Enter(dev, "regemu_violation_kind", static_cast<const char*>(nullptr), [&] {
+    // The names are string literals (violation_kinds.def): NUL-terminated, static.
+    return regemu::emulator::ViolationKindName(ViolationAt(*dev, index).kind).data();
+  });
+}
+
+const char* regemu_violation_register(regemu_device* dev, size_t index) {
+  return Enter(dev, "regemu_violation_register", static_cast<const char*>(nullptr), [&] {
+    // The model's own copy of the name lives as long as the device: no
+    // buffer to overwrite.
+    const auto& model = dev->device->model();
+    auto id = model.FindRegister(ViolationAt(*dev, index).register_name);
+    return id ? model.registers()[*id].name.c_str() : "";
   });
 }
 
