@@ -1,33 +1,52 @@
 // The C shim (include/regemu/regemu.h, include/regemu/iomem.h) over
-// emulator::Device. Nothing here throws into C: every failure becomes a
-// NULL, a -1 or a recorded misuse.
+// emulator::Device. Nothing here throws into C: every failure becomes an
+// error return (all-ones, -1, NULL) with its message in regemu_last_error.
+// Misuse of the API is the test's error, never a device violation: those
+// stay the driver's.
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <new>
 #include <mutex>
-#include <optional>
+#include <new>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "regemu/emulator/device.hpp"
 #include "regemu/regdb/diagnostics.hpp"
 #include "regemu/regdb/loader.hpp"
+#include "regemu/regdb/names.hpp"
 #include "regemu/regdb/numbers.hpp"
+#include "regemu/regdb/spelling.hpp"
 #include "regemu/iomem.h"
 #include "regemu/regemu.h"
 
 struct regemu_device {
   std::unique_ptr<regemu::emulator::Device> device;
-  std::vector<std::string> misuse;  // API misuse (unknown space): counted with the violations
-  std::string text;                 // the last regemu_violation_text
+  // The shim's own state is not the device's: the device locks itself, the
+  // shim's strings take this lock.
+  std::mutex lock;
+  // Checked without the lock so that a call after a success costs no lock.
+  std::atomic<bool> failed{false};
+  std::string error;       // the last call's failure; meaningful while `failed`
+  std::string error_text;  // what regemu_last_error returned last (a failing call must not free it)
+  std::string text;        // what regemu_violation_text returned last
 };
 
 namespace {
 
 using regemu::emulator::Device;
 using regemu::emulator::SpaceId;
+using regemu::regdb::Hex;
+
+constexpr const char* kNullDevice =
+    "regemu: the device is NULL (a call on a NULL device does nothing and fails; did regemu_open fail?)";
+
+uint64_t AllOnes(unsigned width) { return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }
 
 void CopyError(const std::string& message, char* err, size_t errlen) {
   if (err == nullptr || errlen == 0) return;
@@ -36,24 +55,132 @@ void CopyError(const std::string& message, char* err, size_t errlen) {
   err[n] = '\0';
 }
 
-std::optional<SpaceId> Space(regemu_device* dev, const char* space, uint64_t offset, const char* what) {
-  auto id = dev->device->model().FindSpace(space == nullptr ? "" : space);
-  if (!id) {
-    dev->misuse.push_back(std::string("unmodelled: ") + what + " of space '" + (space ? space : "(null)") +
-                          "' offset " + regemu::regdb::Hex(offset) + ": device '" + dev->device->model().device() +
-                          "' has no such space");
+void ClearError(regemu_device& dev) {
+  if (!dev.failed.load(std::memory_order_relaxed)) return;
+  std::lock_guard guard(dev.lock);
+  dev.error.clear();
+  dev.failed.store(false, std::memory_order_relaxed);
+}
+
+void SetError(regemu_device& dev, std::string message) {
+  std::lock_guard guard(dev.lock);
+  dev.error = std::move(message);
+  dev.failed.store(true, std::memory_order_relaxed);
+}
+
+// Every entry point taking a device runs through here: the last error is
+// replaced by this call's outcome, and an exception (the shim's misuse
+// reports and anything the emulator throws) becomes `failure` and the
+// error, prefixed with the entry point's name.
+template <typename Result, typename Body>
+Result Enter(regemu_device* dev, std::string_view function, Result failure, Body&& body) {
+  if (dev == nullptr) return failure;
+  ClearError(*dev);
+  try {
+    return body();
+  } catch (const std::exception& error) {
+    SetError(*dev, std::string(function) + ": " + error.what());
+  } catch (...) {
+    SetError(*dev, std::string(function) + ": an unknown exception");
   }
-  return id;
+  return failure;
 }
 
-uint64_t Read(regemu_device* dev, const char* space, uint64_t offset, unsigned width) {
-  auto id = Space(dev, space, offset, "read");
-  if (!id) return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
-  return dev->device->Read(*id, offset, width);
+[[noreturn]] void Misuse(std::string message) { throw std::invalid_argument(std::move(message)); }
+
+SpaceId SpaceOf(const regemu_device& dev, const char* space) {
+  if (space == nullptr) Misuse("the space name is NULL");
+  const auto& model = dev.device->model();
+  if (auto id = model.FindSpace(space)) return *id;
+  std::vector<std::string_view> names = regemu::regdb::NamesOf(model.spaces());
+  std::string message = "device '" + model.device() + "' has no space '" + space + "'";
+  std::string suggestion = regemu::regdb::DidYouMean(space, names);
+  if (!suggestion.empty()) Misuse(message + suggestion);
+  std::string list;
+  for (std::string_view name : names) list += (list.empty() ? "" : ", ") + std::string(name);
+  Misuse(message + " (its spaces: " + list + ")");
 }
 
-void Write(regemu_device* dev, const char* space, uint64_t offset, unsigned width, uint64_t value) {
-  if (auto id = Space(dev, space, offset, "write")) dev->device->Write(*id, offset, width, value);
+// The backdoor has no violation to report an access past the end with, and
+// the bytes there are no register's: the test asked for something that
+// does not exist. The bound is the frontdoor's (an indexed space counts
+// registers, not bytes).
+void CheckInSpace(const regemu_device& dev, SpaceId id, uint64_t offset, unsigned width) {
+  const auto& space = dev.device->model().spaces()[id];
+  uint64_t extent = space.indexed ? 1 : width / 8;
+  if (offset >= space.size || extent > space.size - offset) {
+    Misuse(std::to_string(width) + " bits at " + Hex(offset) + " run past the end of space '" + space.name +
+           "' (size " + Hex(space.size) + ")");
+  }
+}
+
+// `function` is the entry point's name, for the error: a literal, so that
+// an access that succeeds builds no string.
+uint64_t Read(const char* function, regemu_device* dev, const char* space, uint64_t offset, unsigned width) {
+  return Enter(dev, function, AllOnes(width), [&] { return dev->device->Read(SpaceOf(*dev, space), offset, width); });
+}
+
+void Write(const char* function, regemu_device* dev, const char* space, uint64_t offset, unsigned width,
+           uint64_t value) {
+  Enter(dev, function, 0, [&] {
+    dev->device->Write(SpaceOf(*dev, space), offset, width, value);
+    return 0;
+  });
+}
+
+uint64_t Peek(const char* function, regemu_device* dev, const char* space, uint64_t offset, unsigned width) {
+  return Enter(dev, function, AllOnes(width), [&] {
+    SpaceId id = SpaceOf(*dev, space);
+    CheckInSpace(*dev, id, offset, width);
+    return dev->device->Peek(id, offset, width);
+  });
+}
+
+int Poke(const char* function, regemu_device* dev, const char* space, uint64_t offset, unsigned width,
+         uint64_t value) {
+  return Enter(dev, function, -1, [&] {
+    SpaceId id = SpaceOf(*dev, space);
+    CheckInSpace(*dev, id, offset, width);
+    if (!dev->device->Poke(id, offset, width, value)) {
+      Misuse("no register or memory of space '" + std::string(space) + "' holds the bytes at " + Hex(offset) +
+             ": nothing was stored");
+    }
+    return 0;
+  });
+}
+
+// The words of a script's `inject` line after `inject`: the verb, then its
+// arguments.
+int Inject(regemu_device& dev, const std::vector<std::string>& words) {
+  if (words.empty()) Misuse("the command is empty; expected 'VERB ARGS...' (a script's inject line)");
+  if (words[0] == "inject") Misuse("the command starts with 'inject'; pass only 'VERB ARGS...'");
+  std::vector<std::string> args(words.begin() + 1, words.end());
+  if (std::string why = dev.device->Inject(words[0], args); !why.empty()) {
+    std::string command = words[0];
+    for (const std::string& arg : args) command += " " + arg;
+    Misuse("'" + command + "': " + why);
+  }
+  return 0;
+}
+
+std::vector<std::string> Words(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\r\n\v\f";
+  std::vector<std::string> words;
+  for (size_t begin = text.find_first_not_of(kSpace); begin != std::string_view::npos;) {
+    size_t end = std::min(text.find_first_of(kSpace, begin), text.size());
+    words.emplace_back(text.substr(begin, end - begin));
+    begin = text.find_first_not_of(kSpace, end);
+  }
+  return words;
+}
+
+regemu::emulator::Violation ViolationAt(const regemu_device& dev, size_t index) {
+  std::vector<regemu::emulator::Violation> violations = dev.device->violations();
+  if (index >= violations.size()) {
+    Misuse("index " + std::to_string(index) + " is past the end (" + std::to_string(violations.size()) +
+           " violations)");
+  }
+  return std::move(violations[index]);
 }
 
 // iomem mappings: address ranges that stand for (device, space).
@@ -113,9 +240,9 @@ regemu_device* regemu_open(const char* db_path, char* err, size_t errlen) {
       CopyError(text, err, errlen);
       return nullptr;
     }
-    auto* dev = new regemu_device;
+    auto dev = std::make_unique<regemu_device>();
     dev->device = std::make_unique<Device>(compiled.model);
-    return dev;
+    return dev.release();
   } catch (const std::exception& error) {
     CopyError(std::string("regemu_open: ") + error.what(), err, errlen);
     return nullptr;
@@ -131,68 +258,129 @@ void regemu_close(regemu_device* dev) {
   delete dev;
 }
 
-uint8_t regemu_read8(regemu_device* dev, const char* space, uint64_t offset) {
-  return static_cast<uint8_t>(Read(dev, space, offset, 8));
-}
-uint16_t regemu_read16(regemu_device* dev, const char* space, uint64_t offset) {
-  return static_cast<uint16_t>(Read(dev, space, offset, 16));
-}
-uint32_t regemu_read32(regemu_device* dev, const char* space, uint64_t offset) {
-  return static_cast<uint32_t>(Read(dev, space, offset, 32));
-}
-uint64_t regemu_read64(regemu_device* dev, const char* space, uint64_t offset) { return Read(dev, space, offset, 64); }
-void regemu_write8(regemu_device* dev, const char* space, uint64_t offset, uint8_t value) {
-  Write(dev, space, offset, 8, value);
-}
-void regemu_write16(regemu_device* dev, const char* space, uint64_t offset, uint16_t value) {
-  Write(dev, space, offset, 16, value);
-}
-void regemu_write32(regemu_device* dev, const char* space, uint64_t offset, uint32_t value) {
-  Write(dev, space, offset, 32, value);
-}
-void regemu_write64(regemu_device* dev, const char* space, uint64_t offset, uint64_t value) {
-  Write(dev, space, offset, 64, value);
+const char* regemu_last_error(regemu_device* dev) {
+  if (dev == nullptr) return kNullDevice;
+  if (!dev->failed.load(std::memory_order_relaxed)) return nullptr;
+  std::lock_guard guard(dev->lock);
+  if (!dev->failed.load(std::memory_order_relaxed)) return nullptr;
+  dev->error_text = dev->error;
+  return dev->error_text.c_str();
 }
 
-void regemu_step_ns(regemu_device* dev, uint64_t ns) { dev->device->Advance(ns); }
+#define REGEMU_ACCESS(bits)                                                                                \
+  uint##bits##_t regemu_read##bits(regemu_device* dev, const char* space, uint64_t offset) {              \
+    return static_cast<uint##bits##_t>(Read("regemu_read" #bits, dev, space, offset, bits));              \
+  }                                                                                                        \
+  void regemu_write##bits(regemu_device* dev, const char* space, uint64_t offset, uint##bits##_t value) { \
+    Write("regemu_write" #bits, dev, space, offset, bits, value);                                          \
+  }                                                                                                        \
+  uint##bits##_t regemu_peek##bits(regemu_device* dev, const char* space, uint64_t offset) {              \
+    return static_cast<uint##bits##_t>(Peek("regemu_peek" #bits, dev, space, offset, bits));              \
+  }                                                                                                        \
+  int regemu_poke##bits(regemu_device* dev, const char* space, uint64_t offset, uint##bits##_t value) {   \
+    return Poke("regemu_poke" #bits, dev, space, offset, bits, value);                                     \
+  }
+REGEMU_ACCESS(8)
+REGEMU_ACCESS(16)
+REGEMU_ACCESS(32)
+REGEMU_ACCESS(64)
+#undef REGEMU_ACCESS
+
+void regemu_step_ns(regemu_device* dev, uint64_t ns) {
+  Enter(dev, "regemu_step_ns", 0, [&] {
+    dev->device->Advance(ns);
+    return 0;
+  });
+}
+
+int regemu_reset(regemu_device* dev) {
+  return Enter(dev, "regemu_reset", -1, [&] {
+    dev->device->Reset();
+    return 0;
+  });
+}
+
+int regemu_inject(regemu_device* dev, const char* command) {
+  return Enter(dev, "regemu_inject", -1, [&] {
+    if (command == nullptr) Misuse("the command is NULL");
+    return Inject(*dev, Words(command));
+  });
+}
 
 int regemu_inject_interrupt(regemu_device* dev, const char* engine, uint16_t data) {
-  if (engine == nullptr) return -1;
-  std::vector<std::string> args{engine, regemu::regdb::Hex(data)};
-  std::string why = dev->device->Inject("irq", args);
-  if (why.empty()) return 0;
-  dev->misuse.push_back("unmodelled: regemu_inject_interrupt(\"" + std::string(engine) + "\"): " + why);
-  return -1;
+  return Enter(dev, "regemu_inject_interrupt", -1, [&] {
+    if (engine == nullptr) Misuse("the engine is NULL");
+    return Inject(*dev, {"irq", engine, Hex(data)});
+  });
 }
 
-int regemu_irq_level(regemu_device* dev) { return dev->device->interrupt_asserted() ? 1 : 0; }
+int regemu_irq_level(regemu_device* dev) {
+  return Enter(dev, "regemu_irq_level", -1, [&] { return dev->device->interrupt_asserted() ? 1 : 0; });
+}
 
-size_t regemu_violation_count(regemu_device* dev) { return dev->device->violations().size() + dev->misuse.size(); }
+size_t regemu_msi_count(regemu_device* dev) {
+  return Enter(dev, "regemu_msi_count", size_t{0}, [&] { return dev->device->messages().size(); });
+}
+
+int regemu_msi_message(regemu_device* dev, size_t index, uint64_t* address, uint64_t* data) {
+  return Enter(dev, "regemu_msi_message", -1, [&] {
+    std::vector<regemu::emulator::MessageWrite> messages = dev->device->messages();
+    if (index >= messages.size()) {
+      Misuse("index " + std::to_string(index) + " is past the end (" + std::to_string(messages.size()) +
+             " messages)");
+    }
+    if (address != nullptr) *address = messages[index].address;
+    if (data != nullptr) *data = messages[index].data;
+    return 0;
+  });
+}
+
+size_t regemu_violation_count(regemu_device* dev) {
+  return Enter(dev, "regemu_violation_count", size_t{0}, [&] { return dev->device->violations().size(); });
+}
 
 const char* regemu_violation_text(regemu_device* dev, size_t index) {
-  std::vector<regemu::emulator::Violation> violations = dev->device->violations();
-  if (index < violations.size()) {
-    dev->text = violations[index].Summary();
-  } else if (index - violations.size() < dev->misuse.size()) {
-    dev->text = dev->misuse[index - violations.size()];
-  } else {
-    return nullptr;
-  }
-  return dev->text.c_str();
+  return Enter(dev, "regemu_violation_text", static_cast<const char*>(nullptr), [&] {
+    std::string summary = ViolationAt(*dev, index).Summary();
+    std::lock_guard guard(dev->lock);
+    dev->text = std::move(summary);
+    return dev->text.c_str();
+  });
+}
+
+const char* regemu_violation_kind(regemu_device* dev, size_t index) {
+  return Enter(dev, "regemu_violation_kind", static_cast<const char*>(nullptr), [&] {
+    // The names are string literals (violation_kinds.def): NUL-terminated, static.
+    return regemu::emulator::ViolationKindName(ViolationAt(*dev, index).kind).data();
+  });
+}
+
+const char* regemu_violation_register(regemu_device* dev, size_t index) {
+  return Enter(dev, "regemu_violation_register", static_cast<const char*>(nullptr), [&] {
+    // The model's own copy of the name lives as long as the device: no
+    // buffer to overwrite.
+    const auto& model = dev->device->model();
+    auto id = model.FindRegister(ViolationAt(*dev, index).register_name);
+    return id ? model.registers()[*id].name.c_str() : "";
+  });
 }
 
 void* regemu_iomap(regemu_device* dev, const char* space, uint64_t size) {
-  if (dev == nullptr || space == nullptr || size == 0) return nullptr;
-  auto id = dev->device->model().FindSpace(space);
-  if (!id || size > dev->device->model().spaces()[*id].size) return nullptr;
-  // The range's addresses only need to be unique: an allocation of the
-  // mapped size reserves them; its pages are never touched.
-  Mapping mapping{std::unique_ptr<char[]>(new (std::nothrow) char[size]), size, dev, *id};
-  if (!mapping.range) return nullptr;
-  void* base = mapping.range.get();
-  std::lock_guard guard(MappingsLock());
-  Mappings().push_back(std::move(mapping));
-  return base;
+  return Enter(dev, "regemu_iomap", static_cast<void*>(nullptr), [&]() -> void* {
+    SpaceId id = SpaceOf(*dev, space);
+    uint64_t space_size = dev->device->model().spaces()[id].size;
+    if (size == 0 || size > space_size) {
+      Misuse("cannot map " + Hex(size) + " bytes of space '" + space + "' (size " + Hex(space_size) + ")");
+    }
+    // The range's addresses only need to be unique: an allocation of the
+    // mapped size reserves them; its pages are never touched.
+    Mapping mapping{std::unique_ptr<char[]>(new (std::nothrow) char[size]), size, dev, id};
+    if (!mapping.range) Misuse("no memory to reserve " + Hex(size) + " addresses");
+    void* base = mapping.range.get();
+    std::lock_guard guard(MappingsLock());
+    Mappings().push_back(std::move(mapping));
+    return base;
+  });
 }
 
 void regemu_iounmap(void* base) {

@@ -23,7 +23,8 @@ extern "C" {
 #endif
 
 /* Maps `size` bytes of `space`; NULL for an unknown space, a size of 0 or
- * larger than the space. */
+ * larger than the space (regemu_last_error says which). The accessors
+ * below do not fail and leave regemu_last_error as it is. */
 void *regemu_iomap(regemu_device *dev, const char *space, uint64_t size);
 /* Unmaps; regemu_close unmaps a device's mappings too. */
 void regemu_iounmap(void *base);
