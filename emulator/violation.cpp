@@ -48,7 +48,7 @@ std::string Violation::Summary() const {
   std::string access = std::string(op == TraceOp::kRead ? "read" : "write") + std::to_string(width) + " " + space +
                        " " + regdb::Hex(offset);
   if (!register_name.empty()) access += " (" + register_name + (field_name.empty() ? "" : "." + field_name) + ")";
-  return std::string(ViolationKindName(kind)) + ": " + access + " value " + regdb::Hex(value) + ": " + rule;
+  return std::string(ViolationKindName(kind)) + ": " + access + " value " + regdb::HexPadded(value, width) + ": " + rule;
 }
 
 void PrintTo(const Violation& violation, std::ostream* os) { *os << violation.Summary(); }

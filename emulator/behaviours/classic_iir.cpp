@@ -37,7 +37,8 @@ class ClassicIirBehaviour : public CopyableBehaviour<ClassicIirBehaviour> {
       if (iir != 0) {
         context.ReportViolation(ViolationKind::kProtocol, config_->ier,
                                 "IIR must be zero when IER enables interrupts (i915 gen3_assert_iir_is_zero): " +
-                                    context.model().registers()[config_->iir].name + " holds " + regdb::Hex(iir) +
+                                    context.model().registers()[config_->iir].name + " holds " +
+                                    regdb::HexPadded(iir, context.model().registers()[config_->iir].width) +
                                     "; clear it (write 0xFFFFFFFF twice) before writing " +
                                     context.model().registers()[config_->ier].name);
       }

@@ -388,7 +388,8 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
   void ReportBadSteering(BehaviourContext& context, RegisterId reg, const Config::Slot& slot) {
     const auto& regs = context.model().registers();
     context.ReportViolation(ViolationKind::kProtocol, reg,
-                            regs[config_->steering.reg].name + " (" + regdb::Hex(context.Peek(config_->steering.reg)) +
+                            regs[config_->steering.reg].name + " (" +
+                                regdb::HexPadded(context.Peek(config_->steering.reg), regs[config_->steering.reg].width) +
                                 ") names an SE or instance block " + slot.block + " does not have (it has " +
                                 std::to_string(slot.dims.se) + " SE(s) x " + std::to_string(slot.dims.instance) +
                                 " instance(s)): the access reaches no counter");

@@ -243,7 +243,7 @@ class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehavio
     const auto& regs = context.model().registers();
     if (value == 0 || (value & (value - 1)) != 0) {
       context.ReportViolation(ViolationKind::kProtocol, bank.selector,
-                              regs[bank.selector].name + " written with " + regdb::Hex(value) +
+                              regs[bank.selector].name + " written with " + regdb::HexPadded(value, regs[bank.selector].width) +
                                   ", which is not one-hot (seed 001: the Selector data must be one-hot)");
       return;
     }
@@ -252,7 +252,7 @@ class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehavio
       context.ReportViolation(ViolationKind::kProtocol, bank.selector,
                               regs[bank.selector].name + " selects " +
                                   EngineAt(b, static_cast<unsigned>(std::countr_zero(value))) + ", not set in " +
-                                  regs[bank.dw].name + " (" + regdb::Hex(dw) +
+                                  regs[bank.dw].name + " (" + regdb::HexPadded(dw, regs[bank.dw].width) +
                                   ") (seed 001: the Selector must not have a bit set that is not set in DW_IIR)");
       return;
     }

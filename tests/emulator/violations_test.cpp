@@ -264,7 +264,7 @@ TEST_F(ViolationsTest, CallbackSeesEveryRecordedViolation) {
   device_->Write(mmio_, 0x100, 32, 0x0100'0000);  // mbz: ignored
   ASSERT_THAT(seen, SizeIs(2));
   EXPECT_THAT(seen[0], HasSubstr("write-only: read32 mmio 0x104 (KEY)"));
-  EXPECT_THAT(seen[1], HasSubstr("read-only: write32 mmio 0x100 (STATUS.BUSY) value 0x1"));
+  EXPECT_THAT(seen[1], HasSubstr("read-only: write32 mmio 0x100 (STATUS.BUSY) value 0x00000001"));
   EXPECT_THAT(device_->violations(), SizeIs(1));
 }
 

@@ -30,7 +30,7 @@ TEST(RegemuForcewakeCli, GetPutWithAckPollingPasses) {
                               "expect32 mmio 0xd84 0x00000000  # t=0ns seq=5 FORCEWAKE_ACK_RENDER_GEN9\n"),
                     HasSubstr("expect32 mmio 0xd84 0x00000001"),
                     HasSubstr("write32 mmio 0x2030 0x00000040  # t=10000ns seq=17 RING_TAIL_RCS\n"),
-                    HasSubstr("announced violation: forcewake: read32 mmio 0x2034 (RING_HEAD_RCS) value 0x0: "
+                    HasSubstr("announced violation: forcewake: read32 mmio 0x2034 (RING_HEAD_RCS) value 0x00000000: "
                               "forcewake domain 'render' is asleep at 0x2034 (range 0x2000..0x26ff): write "
                               "0x00010001 to FORCEWAKE_RENDER_GEN9 and wait for bit 0 of FORCEWAKE_ACK_RENDER_GEN9"),
                     HasSubstr("forcewake domain 'gt' is asleep at 0xa008 (range 0x9600..0xafff)"),
@@ -42,7 +42,7 @@ TEST(RegemuForcewakeCli, AccessBeforeTheAckFails) {
   RunResult r = RunRegemu("run tests/data/forcewake/device.yaml tests/scripts/forcewake_get_put_bad.script");
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_THAT(r.out, AllOf(HasSubstr("tests/scripts/forcewake_get_put_bad.script:15: error: violation not announced "
-                                     "by expect-violation: forcewake: write32 mmio 0x2034 (RING_HEAD_RCS) value 0x0: "
+                                     "by expect-violation: forcewake: write32 mmio 0x2034 (RING_HEAD_RCS) value 0x00000000: "
                                      "forcewake domain 'render' is asleep"),
                            HasSubstr("write 0x00010001 to FORCEWAKE_RENDER_GEN9"),
                            HasSubstr("the accesses before it:"), HasSubstr("FAIL "),

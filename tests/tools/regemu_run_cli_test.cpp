@@ -103,7 +103,7 @@ TEST_F(RegemuRunCli, HaswellOaBufferSetupWithTheMistakeUnannouncedFails) {
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_THAT(r.out, AllOf(HasSubstr("tests/scripts/hsw_oa_buffer_setup_bad.script:38: error: violation not "
                                      "announced by expect-violation: mbz: write32 mmio 0x2368 "
-                                     "(OASTATUS2.RESERVED_5) value 0x1000021: must-be-zero bits 0x20 written as 1"),
+                                     "(OASTATUS2.RESERVED_5) value 0x01000021: must-be-zero bits 0x20 written as 1"),
                            HasSubstr("the accesses before it:"), HasSubstr("FAIL "),
                            HasSubstr("0 announced, 1 not announced (strict)")));
   // Lenient: recorded and printed, not failing.
