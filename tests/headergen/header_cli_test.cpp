@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -31,8 +32,10 @@ std::string Slurp(const fs::path& path) {
 class RegemuHeaderCli : public ::testing::Test {
  protected:
   void SetUp() override {
+    // The process id keeps test runs of several checkouts on one machine apart.
     dir_ = fs::temp_directory_path() /
-           ("regemu_header_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("regemu_header_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

@@ -3,6 +3,7 @@
 // from the source tree (so relative paths in its output are stable), with
 // stdout and stderr captured.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -31,7 +32,9 @@ inline std::string Slurp(const std::filesystem::path& path) {
 inline CliResult RunRegemu(const std::string& args) {
   namespace fs = std::filesystem;
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  fs::path dir = fs::temp_directory_path() / ("regemu_cli_" + std::string(info->test_suite_name()) + "_" + info->name());
+  // The process id keeps test runs of several checkouts on one machine apart.
+  fs::path dir = fs::temp_directory_path() / ("regemu_cli_" + std::string(info->test_suite_name()) + "_" +
+                                              info->name() + "_" + std::to_string(getpid()));
   fs::create_directories(dir);
   fs::path out = dir / "stdout.txt";
   fs::path err = dir / "stderr.txt";
