@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
       ->add_option("--lang", header.lang,
                    "Output language: c++ (hwreg-style classes, the default) or c (i915-style macros)")
       ->check(CLI::IsMember({"c++", "c"}));
-  header_cmd->add_option("-o,--output", header.output, "The header file to write")->required();
+  header_cmd->add_option("-o,--output", header.output, "The header file to write (- for stdout)")->required();
   header_cmd->add_option("--selftest", header.selftest, "Also write the header's self-test source to this file");
   header_cmd->add_flag("--no-check", header.no_check,
                        "Generate even when the checker rejects the database (to see the self-test fail)");
