@@ -148,6 +148,15 @@ TEST_F(RegemuHeaderCli, WritingToAPipeDoesNotHang) {
   EXPECT_THAT(r.out, EndsWith("#endif /* REGEMU_REGS_HSW_H_ */\n"));
 }
 
+// Each C register says which space it is in, as the C++ header's kSpace does.
+TEST_F(RegemuHeaderCli, CHeaderGivesEachRegistersSpace) {
+  RunResult hsw = Regemu("header --lang c -o - yaml/hsw");
+  EXPECT_THAT(hsw.out, HasSubstr("#define HSW_OACONTROL_SPACE \"mmio\"\n"));
+  RunResult icl = Regemu("header --lang c -o - yaml/icl");
+  EXPECT_THAT(icl.out, HasSubstr("#define ICL_PCICMD_SPACE \"config\"\n"));
+  EXPECT_THAT(icl.out, HasSubstr("#define ICL_GEN11_GFX_MSTR_IRQ_SPACE \"mmio\"\n"));
+}
+
 TEST_F(RegemuHeaderCli, UsageErrorsExitTwo) {
   EXPECT_EQ(Regemu("header yaml/hsw").exit_code, 2);  // no -o
   EXPECT_EQ(Regemu("header yaml/hsw --lang rust -o x.h").exit_code, 2);
