@@ -9,6 +9,7 @@
 #include "tools/regemu/events_command.hpp"
 #include "tools/regemu/header_command.hpp"
 #include "tools/regemu/run_command.hpp"
+#include "tools/regemu/show_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"regemu: register-level MMIO emulator for driver testing"};
@@ -54,6 +55,15 @@ int main(int argc, char** argv) {
   header_cmd->add_flag("--no-check", header.no_check,
                        "Generate even when the checker rejects the database (to see the self-test fail)");
 
+  regemu::tools::ShowOptions show;
+  CLI::App* show_cmd =
+      app.add_subcommand("show", "List a database's spaces and registers, or show one register or REG.FIELD in full");
+  show_cmd->add_option("DB", show.database, "A database file or a device folder holding device.yaml")->required();
+  show_cmd->add_option("NAME", show.name,
+                       "A register, REG.FIELD, or a glob listing the registers it matches ('GEN11_*', "
+                       "case-insensitive); none: every register");
+  show_cmd->add_flag("--json", show.json, "Print as JSON");
+
   regemu::tools::EventsOptions events;
   CLI::App* events_cmd =
       app.add_subcommand("events", "List the event catalog of a database's event counters (PMU, GPU perf counters)");
@@ -79,6 +89,7 @@ int main(int argc, char** argv) {
     if (events_cmd->parsed()) return regemu::tools::RunEvents(events, std::cout, std::cerr);
     if (header_cmd->parsed()) return regemu::tools::RunHeader(header, std::cout, std::cerr);
     if (run_cmd->parsed()) return regemu::tools::RunRunCommand(run, std::cout, std::cerr);
+    if (show_cmd->parsed()) return regemu::tools::RunShow(show, std::cout, std::cerr);
   } catch (const std::exception& e) {
     // Library code reports through diagnostics; reaching here is a regemu bug.
     std::cerr << "regemu: internal error: " << e.what() << "\n";
