@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tools/regemu/check_command.hpp"
+#include "tools/regemu/decode_command.hpp"
 #include "tools/regemu/events_command.hpp"
 #include "tools/regemu/header_command.hpp"
 #include "tools/regemu/run_command.hpp"
@@ -64,6 +65,14 @@ int main(int argc, char** argv) {
                        "case-insensitive); none: every register");
   show_cmd->add_flag("--json", show.json, "Print as JSON");
 
+  regemu::tools::DecodeOptions decode;
+  CLI::App* decode_cmd =
+      app.add_subcommand("decode", "Split a register value into its fields, naming enumerated values");
+  decode_cmd->add_option("DB", decode.database, "A database file or a device folder holding device.yaml")->required();
+  decode_cmd->add_option("REG", decode.reg, "The register's name")->required();
+  decode_cmd->add_option("VALUE", decode.value, "The value: 0x hex, 0b binary or decimal")->required();
+  decode_cmd->add_flag("--json", decode.json, "Print as JSON");
+
   regemu::tools::EventsOptions events;
   CLI::App* events_cmd =
       app.add_subcommand("events", "List the event catalog of a database's event counters (PMU, GPU perf counters)");
@@ -86,6 +95,7 @@ int main(int argc, char** argv) {
 
   try {
     if (check_cmd->parsed()) return regemu::tools::RunCheck(check, std::cout, std::cerr);
+    if (decode_cmd->parsed()) return regemu::tools::RunDecode(decode, std::cout, std::cerr);
     if (events_cmd->parsed()) return regemu::tools::RunEvents(events, std::cout, std::cerr);
     if (header_cmd->parsed()) return regemu::tools::RunHeader(header, std::cout, std::cerr);
     if (run_cmd->parsed()) return regemu::tools::RunRunCommand(run, std::cout, std::cerr);
