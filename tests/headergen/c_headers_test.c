@@ -1,6 +1,7 @@
 /* The generated C headers of two devices in one translation unit, used the
- * i915 way: offsets, array and block macros, fields, enumerated values. */
+ * i915 way: offsets, spaces, array and block macros, fields, enumerated values. */
 #include <stdio.h>
+#include <string.h>
 
 #include "regemu/regs/golden.h"
 #include "regemu/regs/hsw.h"
@@ -24,6 +25,11 @@ int main(void) {
                        HSW_OACONTROL_COUNTER_SELECT_A45_B8_C8 | HSW_OACONTROL_PERFORMANCE_COUNTER_ENABLE;
   if (oacontrol != 0x175u) {
     printf("OACONTROL: 0x%llx, expected 0x175\n", (unsigned long long)oacontrol);
+    return 1;
+  }
+  /* A driver with several spaces picks its accessor by the register's space. */
+  if (strcmp(HSW_OACONTROL_SPACE, "mmio") != 0 || strcmp(GOLDEN_MSR_PLATFORM_INFO_SPACE, "msr") != 0) {
+    printf("_SPACE: %s, %s; expected mmio, msr\n", HSW_OACONTROL_SPACE, GOLDEN_MSR_PLATFORM_INFO_SPACE);
     return 1;
   }
   return 0;

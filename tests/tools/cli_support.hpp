@@ -3,6 +3,7 @@
 // from the source tree (so relative paths in its output are stable), with
 // stdout and stderr captured.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -27,17 +28,19 @@ inline std::string Slurp(const std::filesystem::path& path) {
   return text.str();
 }
 
-// `regemu ARGS` from REGEMU_SOURCE_DIR; ARGS is shell text.
-inline CliResult RunRegemu(const std::string& args) {
+// A shell command run from REGEMU_SOURCE_DIR, its stdout and stderr captured.
+inline CliResult RunShell(const std::string& command) {
   namespace fs = std::filesystem;
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  fs::path dir = fs::temp_directory_path() / ("regemu_cli_" + std::string(info->test_suite_name()) + "_" + info->name());
+  // The process id keeps test runs of several checkouts on one machine apart.
+  fs::path dir = fs::temp_directory_path() / ("regemu_cli_" + std::string(info->test_suite_name()) + "_" +
+                                              info->name() + "_" + std::to_string(getpid()));
   fs::create_directories(dir);
   fs::path out = dir / "stdout.txt";
   fs::path err = dir / "stderr.txt";
-  std::string command = "cd '" + std::string(REGEMU_SOURCE_DIR) + "' && '" + std::string(REGEMU_BINARY) + "' " + args +
-                        " >'" + out.string() + "' 2>'" + err.string() + "'";
-  int status = std::system(command.c_str());
+  std::string line =
+      "cd '" + std::string(REGEMU_SOURCE_DIR) + "' && " + command + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  int status = std::system(line.c_str());
   CliResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   result.out = Slurp(out);
@@ -45,5 +48,8 @@ inline CliResult RunRegemu(const std::string& args) {
   fs::remove_all(dir);
   return result;
 }
+
+// `regemu ARGS` from REGEMU_SOURCE_DIR; ARGS is shell text.
+inline CliResult RunRegemu(const std::string& args) { return RunShell("'" + std::string(REGEMU_BINARY) + "' " + args); }
 
 }  // namespace regemu::testing_support

@@ -35,6 +35,9 @@ void Register(std::ostream& os, const std::string& prefix, const RegisterView& v
   } else {
     os << "#define " << stem << "(" << params << ") (" << expr << ")\n";
   }
+  // As a string, like the C++ header's kSpace: a driver with more than one
+  // space (PCI config and MMIO) picks its accessor by it.
+  os << "#define " << stem << "_SPACE \"" << reg.space_name << "\"\n";
   uint64_t must_be_zero = BitsWhere(reg, [](regdb::Access a) { return a == regdb::Access::kMbz; });
   os << "#define " << stem << "_WIDTH " << reg.width << "u\n";
   os << "#define " << stem << "_RESET " << U64(reg.reset) << "\n";

@@ -59,8 +59,12 @@ std::string CppOffset(const RegisterView& view, const regdb::Register& reg) {
   return type + "::OffsetOf(" + args + ")";
 }
 
+std::string CStem(const std::string& prefix, const RegisterView& view, const regdb::Register& reg) {
+  return prefix + (view.in_block ? reg.block->block + "_" : "") + view.name;
+}
+
 std::string COffset(const std::string& prefix, const RegisterView& view, const regdb::Register& reg) {
-  std::string stem = prefix + (view.in_block ? reg.block->block + "_" : "") + view.name;
+  std::string stem = CStem(prefix, view, reg);
   std::string args;
   if (view.in_block) args = prefix + reg.block->block + "_" + reg.block->instance + "_BASE";
   if (view.is_array) args += (args.empty() ? "" : ", ") + std::to_string(reg.array->start + reg.array->index) + "u";
@@ -218,8 +222,10 @@ void SelfTestBackend::RunC(std::ostream& os) const {
   for (const PlacedRegister& p : view_.placed) {
     auto it = views.find(KeyOf(*p.reg));
     if (it == views.end()) continue;
-    os << "    {\"" << p.reg->name << "\", \"" << p.space << "\", " << COffset(prefix, *it->second, *p.reg) << ", "
-       << p.size << "u, " << (aliased.count(p.reg->name) != 0 ? 1 : 0) << "},\n";
+    // The space through the header's _SPACE macro, so every register must have one.
+    os << "    {\"" << p.reg->name << "\", " << CStem(prefix, *it->second, *p.reg) << "_SPACE, "
+       << COffset(prefix, *it->second, *p.reg) << ", " << p.size << "u, " << (aliased.count(p.reg->name) != 0 ? 1 : 0)
+       << "},\n";
   }
   os << "};\n\n";
   os << "int main(void) {\n"

@@ -12,18 +12,24 @@ namespace regemu::tools {
 
 namespace {
 
-// Writes `text` to `path` unless it already holds exactly that, so an
-// unchanged database does not make the build recompile every includer.
-bool WriteIfChanged(const std::filesystem::path& path, const std::string& text, std::ostream& err) {
-  {
-    std::ifstream in(path, std::ios::binary);
-    if (in) {
-      std::stringstream old;
-      old << in.rdbuf();
-      if (old.str() == text) return true;
-    }
+// Writes `text` to `path` ("-": `out`, stdout). A regular file is rewritten
+// only when its text changes, so an unchanged database does not make the
+// build recompile every includer. Anything else (/dev/stdout, a pipe, a
+// terminal) is only written: reading it back to compare would block, as the
+// reader would wait for the end of what this process is about to write.
+bool WriteOutput(const std::string& path_text, const std::string& text, std::ostream& out, std::ostream& err) {
+  if (path_text == "-") {
+    out << text << std::flush;
+    return static_cast<bool>(out);
   }
+  std::filesystem::path path(path_text);
   std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec)) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream old;
+    old << in.rdbuf();
+    if (in && old.str() == text) return true;
+  }
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file << text;
@@ -41,6 +47,11 @@ int RunHeader(const HeaderOptions& options, std::ostream& out, std::ostream& err
   std::error_code ec;
   if (!std::filesystem::exists(options.database, ec)) {
     err << "regemu header: no such file or folder: " << options.database << "\n";
+    return 2;
+  }
+  if (!options.selftest.empty() && options.output == "-") {
+    // The self-test includes the header by its file name.
+    err << "regemu header: --selftest needs the header in a file (-o FILE), not on stdout\n";
     return 2;
   }
   regdb::LoadedDatabase loaded =
@@ -64,16 +75,18 @@ int RunHeader(const HeaderOptions& options, std::ostream& out, std::ostream& err
   } else {
     headergen::CBackend(view).Run(header);
   }
-  if (!WriteIfChanged(options.output, header.str(), err)) return 2;
+  if (!WriteOutput(options.output, header.str(), out, err)) return 2;
   if (!options.selftest.empty()) {
     std::ostringstream selftest;
     std::string include = std::filesystem::path(options.output).filename().string();
     headergen::SelfTestBackend(
         view, cpp ? headergen::SelfTestBackend::Lang::kCpp : headergen::SelfTestBackend::Lang::kC, include)
         .Run(selftest);
-    if (!WriteIfChanged(options.selftest, selftest.str(), err)) return 2;
+    if (!WriteOutput(options.selftest, selftest.str(), out, err)) return 2;
   }
-  out << options.output << ": device '" << loaded.database.device << "', " << view.placed.size() << " register(s)\n";
+  // On stderr, so that `-o -` leaves nothing but the header on stdout.
+  err << (options.output == "-" ? "<stdout>" : options.output) << ": device '" << loaded.database.device << "', "
+      << view.placed.size() << " register(s)\n";
   return 0;
 }
 

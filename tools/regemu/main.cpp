@@ -1,14 +1,55 @@
 // The regemu command line. Each subcommand lives in its own file; this one
-// only wires CLI11 to them and maps parse failures to exit status 2.
+// only wires CLI11 to them and maps parse failures, an unknown subcommand
+// among them, to exit status 2.
 
+#include <filesystem>
 #include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "regemu/regdb/spelling.hpp"
 #include "tools/regemu/check_command.hpp"
+#include "tools/regemu/decode_command.hpp"
 #include "tools/regemu/events_command.hpp"
 #include "tools/regemu/header_command.hpp"
 #include "tools/regemu/run_command.hpp"
+#include "tools/regemu/show_command.hpp"
+
+namespace {
+
+// The README that documents the script language: the installed copy next to
+// this executable (<prefix>/bin/regemu, <prefix>/share/doc/regemu/README.md)
+// when there is one, else the source tree's that built it.
+std::string ReadmePath() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path installed = (exe.parent_path() / REGEMU_README_FROM_BINDIR).lexically_normal();
+    if (fs::is_regular_file(installed, ec)) return installed.string();
+  }
+  return REGEMU_SOURCE_README;
+}
+
+// CLI11 calls an unknown subcommand an unexpected argument; say what it is
+// and which subcommand was probably meant, as a usage error (2).
+bool ReportUnknownSubcommand(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return false;
+  std::string_view word = argv[1];
+  std::vector<std::string_view> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (sub->get_name() == word) return false;
+    names.push_back(sub->get_name());
+  }
+  std::cerr << "regemu: unknown subcommand '" << word << "'" << regemu::regdb::DidYouMean(word, names)
+            << "\nRun with --help for more information.\n";
+  return true;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"regemu: register-level MMIO emulator for driver testing"};
@@ -25,7 +66,10 @@ int main(int argc, char** argv) {
   regemu::tools::RunCommandOptions run;
   CLI::App* run_cmd = app.add_subcommand("run", "Run a register script against a fresh device and print its trace");
   run_cmd->add_option("DB", run.database, "A database file or a device folder holding device.yaml")->required();
-  run_cmd->add_option("SCRIPT", run.script, "The script: one command per line (README.md, section regemu run)")->required();
+  run_cmd
+      ->add_option("SCRIPT", run.script,
+                   "The script: one command per line (" + ReadmePath() + ", section `regemu run`)")
+      ->required();
   run_cmd->add_flag("--lenient", run.lenient,
                     "Record violations without failing (default: strict, an unannounced violation fails)");
   run_cmd->add_option("--trace-capacity", run.trace_capacity,
@@ -49,10 +93,27 @@ int main(int argc, char** argv) {
       ->add_option("--lang", header.lang,
                    "Output language: c++ (hwreg-style classes, the default) or c (i915-style macros)")
       ->check(CLI::IsMember({"c++", "c"}));
-  header_cmd->add_option("-o,--output", header.output, "The header file to write")->required();
+  header_cmd->add_option("-o,--output", header.output, "The header file to write (- for stdout)")->required();
   header_cmd->add_option("--selftest", header.selftest, "Also write the header's self-test source to this file");
   header_cmd->add_flag("--no-check", header.no_check,
                        "Generate even when the checker rejects the database (to see the self-test fail)");
+
+  regemu::tools::ShowOptions show;
+  CLI::App* show_cmd =
+      app.add_subcommand("show", "List a database's spaces and registers, or show one register or REG.FIELD in full");
+  show_cmd->add_option("DB", show.database, "A database file or a device folder holding device.yaml")->required();
+  show_cmd->add_option("NAME", show.name,
+                       "A register, REG.FIELD, or a glob listing the registers it matches ('GEN11_*', "
+                       "case-insensitive); none: every register");
+  show_cmd->add_flag("--json", show.json, "Print as JSON");
+
+  regemu::tools::DecodeOptions decode;
+  CLI::App* decode_cmd =
+      app.add_subcommand("decode", "Split a register value into its fields, naming enumerated values");
+  decode_cmd->add_option("DB", decode.database, "A database file or a device folder holding device.yaml")->required();
+  decode_cmd->add_option("REG", decode.reg, "The register's name")->required();
+  decode_cmd->add_option("VALUE", decode.value, "The value: 0x hex, 0b binary or decimal")->required();
+  decode_cmd->add_flag("--json", decode.json, "Print as JSON");
 
   regemu::tools::EventsOptions events;
   CLI::App* events_cmd =
@@ -61,6 +122,7 @@ int main(int argc, char** argv) {
   events_cmd->add_option("--grep", events.grep, "Only events whose name contains this text (case-insensitive)");
   events_cmd->add_flag("--json", events.json, "Print the catalog as JSON");
 
+  if (ReportUnknownSubcommand(app, argc, argv)) return 2;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -76,9 +138,11 @@ int main(int argc, char** argv) {
 
   try {
     if (check_cmd->parsed()) return regemu::tools::RunCheck(check, std::cout, std::cerr);
+    if (decode_cmd->parsed()) return regemu::tools::RunDecode(decode, std::cout, std::cerr);
     if (events_cmd->parsed()) return regemu::tools::RunEvents(events, std::cout, std::cerr);
     if (header_cmd->parsed()) return regemu::tools::RunHeader(header, std::cout, std::cerr);
     if (run_cmd->parsed()) return regemu::tools::RunRunCommand(run, std::cout, std::cerr);
+    if (show_cmd->parsed()) return regemu::tools::RunShow(show, std::cout, std::cerr);
   } catch (const std::exception& e) {
     // Library code reports through diagnostics; reaching here is a regemu bug.
     std::cerr << "regemu: internal error: " << e.what() << "\n";

@@ -12,6 +12,7 @@
 /* ref: every row of access_policies.def */
 /* space mmio, 32 bits */
 #define GOLDEN_POLICIES UINT64_C(0x0)
+#define GOLDEN_POLICIES_SPACE "mmio"
 #define GOLDEN_POLICIES_WIDTH 32u
 #define GOLDEN_POLICIES_RESET UINT64_C(0xa0000000)
 #define GOLDEN_POLICIES_ZERO_ON_WRITE UINT64_C(0x6000000)
@@ -200,6 +201,7 @@
 /* ref: tests/headergen/data/golden.yaml */
 /* space mmio, 32 bits, masked (bits 31:16 of a write select which of bits 15:0 change) */
 #define GOLDEN_MODE_CTL UINT64_C(0x4)
+#define GOLDEN_MODE_CTL_SPACE "mmio"
 #define GOLDEN_MODE_CTL_WIDTH 32u
 #define GOLDEN_MODE_CTL_RESET UINT64_C(0x2)
 #define GOLDEN_MODE_CTL_ZERO_ON_WRITE UINT64_C(0xffe0)
@@ -222,6 +224,7 @@
 /* ref: tests/headergen/data/golden.yaml */
 /* space mmio, 8 bits */
 #define GOLDEN_BYTE_REG UINT64_C(0x8)
+#define GOLDEN_BYTE_REG_SPACE "mmio"
 #define GOLDEN_BYTE_REG_WIDTH 8u
 #define GOLDEN_BYTE_REG_RESET UINT64_C(0x81)
 #define GOLDEN_BYTE_REG_ZERO_ON_WRITE UINT64_C(0x0)
@@ -230,6 +233,7 @@
 /* ref: tests/headergen/data/golden.yaml */
 /* space mmio, 16 bits */
 #define GOLDEN_HALF_REG UINT64_C(0xa)
+#define GOLDEN_HALF_REG_SPACE "mmio"
 #define GOLDEN_HALF_REG_WIDTH 16u
 #define GOLDEN_HALF_REG_RESET UINT64_C(0x12)
 #define GOLDEN_HALF_REG_ZERO_ON_WRITE UINT64_C(0xff00)
@@ -248,6 +252,7 @@
 /* ref: tests/headergen/data/golden.yaml */
 /* space mmio, 64 bits */
 #define GOLDEN_WIDE_REG UINT64_C(0x10)
+#define GOLDEN_WIDE_REG_SPACE "mmio"
 #define GOLDEN_WIDE_REG_WIDTH 64u
 #define GOLDEN_WIDE_REG_RESET UINT64_C(0x8000000000000001)
 #define GOLDEN_WIDE_REG_ZERO_ON_WRITE UINT64_C(0x0)
@@ -274,6 +279,7 @@
 /* ref: tests/headergen/data/golden.yaml */
 /* space mmio, 32 bits, alias of WIDE_REG */
 #define GOLDEN_WIDE_VIEW UINT64_C(0x10)
+#define GOLDEN_WIDE_VIEW_SPACE "mmio"
 #define GOLDEN_WIDE_VIEW_WIDTH 32u
 #define GOLDEN_WIDE_VIEW_RESET UINT64_C(0x0)
 #define GOLDEN_WIDE_VIEW_ZERO_ON_WRITE UINT64_C(0x0)
@@ -286,6 +292,7 @@
 #define GOLDEN_COUNTER_VALUE_START 1u
 #define GOLDEN_COUNTER_VALUE_STRIDE UINT64_C(0x8)
 #define GOLDEN_COUNTER_VALUE(n) (UINT64_C(0x100) + ((uint64_t)(n) - UINT64_C(0x1)) * UINT64_C(0x8))
+#define GOLDEN_COUNTER_VALUE_SPACE "mmio"
 #define GOLDEN_COUNTER_VALUE_WIDTH 32u
 #define GOLDEN_COUNTER_VALUE_RESET UINT64_C(0x0)
 #define GOLDEN_COUNTER_VALUE_ZERO_ON_WRITE UINT64_C(0x0)
@@ -294,6 +301,7 @@
 /* ref: tests/headergen/data/golden.yaml */
 /* space msr, 64 bits */
 #define GOLDEN_MSR_PLATFORM_INFO UINT64_C(0xce)
+#define GOLDEN_MSR_PLATFORM_INFO_SPACE "msr"
 #define GOLDEN_MSR_PLATFORM_INFO_WIDTH 64u
 #define GOLDEN_MSR_PLATFORM_INFO_RESET UINT64_C(0x2000)
 #define GOLDEN_MSR_PLATFORM_INFO_ZERO_ON_WRITE UINT64_C(0xffffffffffff00fe)
@@ -317,6 +325,7 @@
 /* ref: a datasheet, ring chapter */
 /* space mmio, 32 bits */
 #define GOLDEN_RING_RING_TAIL(base) ((uint64_t)(base) + UINT64_C(0x30))
+#define GOLDEN_RING_RING_TAIL_SPACE "mmio"
 #define GOLDEN_RING_RING_TAIL_WIDTH 32u
 #define GOLDEN_RING_RING_TAIL_RESET UINT64_C(0x0)
 #define GOLDEN_RING_RING_TAIL_ZERO_ON_WRITE UINT64_C(0xffe00007)
@@ -335,6 +344,7 @@
 /* ref: a datasheet, ring chapter */
 /* space mmio, 32 bits, alias of RING_TAIL */
 #define GOLDEN_RING_RING_TAIL_VIEW(base) ((uint64_t)(base) + UINT64_C(0x30))
+#define GOLDEN_RING_RING_TAIL_VIEW_SPACE "mmio"
 #define GOLDEN_RING_RING_TAIL_VIEW_WIDTH 32u
 #define GOLDEN_RING_RING_TAIL_VIEW_RESET UINT64_C(0x0)
 #define GOLDEN_RING_RING_TAIL_VIEW_ZERO_ON_WRITE UINT64_C(0x0)
@@ -343,6 +353,7 @@
 /* ref: a datasheet, ring chapter */
 /* space mmio, 32 bits, masked (bits 31:16 of a write select which of bits 15:0 change) */
 #define GOLDEN_RING_RING_MODE(base) ((uint64_t)(base) + UINT64_C(0x9c))
+#define GOLDEN_RING_RING_MODE_SPACE "mmio"
 #define GOLDEN_RING_RING_MODE_WIDTH 32u
 #define GOLDEN_RING_RING_MODE_RESET UINT64_C(0x0)
 #define GOLDEN_RING_RING_MODE_ZERO_ON_WRITE UINT64_C(0xfcff)
@@ -366,6 +377,7 @@
 #define GOLDEN_RING_RING_CTX_START 0u
 #define GOLDEN_RING_RING_CTX_STRIDE UINT64_C(0x4)
 #define GOLDEN_RING_RING_CTX(base, n) ((uint64_t)(base) + UINT64_C(0x100) + ((uint64_t)(n) - UINT64_C(0x0)) * UINT64_C(0x4))
+#define GOLDEN_RING_RING_CTX_SPACE "mmio"
 #define GOLDEN_RING_RING_CTX_WIDTH 32u
 #define GOLDEN_RING_RING_CTX_RESET UINT64_C(0x0)
 #define GOLDEN_RING_RING_CTX_ZERO_ON_WRITE UINT64_C(0xffff0000)

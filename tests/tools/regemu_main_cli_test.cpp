@@ -1,0 +1,58 @@
+// What main.cpp decides itself: an unknown subcommand is a usage error that
+// names the nearest subcommand, and `regemu run --help` points at the README
+// where it is installed beside the tool, else at the source tree's.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/tools/cli_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using regemu::testing_support::CliResult;
+using regemu::testing_support::RunRegemu;
+using regemu::testing_support::RunShell;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+TEST(RegemuMainCli, AnUnknownSubcommandSuggestsTheNearest) {
+  CliResult r = RunRegemu("shwo yaml/icl");
+  EXPECT_EQ(r.exit_code, RunRegemu("check").exit_code);  // as other usage errors: 2
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("regemu: unknown subcommand 'shwo' (did you mean 'show'?)"));
+  EXPECT_THAT(RunRegemu("decod yaml/icl PCICMD 1").err, HasSubstr("(did you mean 'decode'?)"));
+  CliResult far = RunRegemu("xyzzy");
+  EXPECT_EQ(far.exit_code, 2);
+  EXPECT_THAT(far.err, HasSubstr("unknown subcommand 'xyzzy'"));
+  EXPECT_THAT(far.err, Not(HasSubstr("did you mean")));
+}
+
+TEST(RegemuMainCli, RunHelpNamesTheSourceReadmeFromTheBuildTree) {
+  CliResult r = RunRegemu("run --help");
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, HasSubstr("(" + std::string(REGEMU_SOURCE_DIR) + "/README.md, section `regemu run`)"));
+}
+
+// A copy of the tool in PREFIX/bin finds PREFIX/share/doc/regemu/README.md.
+TEST(RegemuMainCli, RunHelpNamesTheInstalledReadme) {
+  fs::path prefix = fs::temp_directory_path() / ("regemu_main_cli_prefix_" + std::to_string(getpid()));
+  fs::remove_all(prefix);
+  fs::create_directories(prefix / "bin");
+  fs::create_directories(prefix / "share/doc/regemu");
+  fs::copy_file(REGEMU_BINARY, prefix / "bin/regemu");
+  std::string regemu = "'" + (prefix / "bin/regemu").string() + "'";
+
+  CliResult without = RunShell(regemu + " run --help");
+  EXPECT_THAT(without.out, HasSubstr(std::string(REGEMU_SOURCE_DIR) + "/README.md"));
+  std::ofstream(prefix / "share/doc/regemu/README.md") << "# regemu\n";
+  CliResult with = RunShell(regemu + " run --help");
+  EXPECT_THAT(with.out, HasSubstr("(" + (prefix / "share/doc/regemu/README.md").string() + ", section `regemu run`)"));
+  fs::remove_all(prefix);
+}
+
+}  // namespace
