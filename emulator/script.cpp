@@ -67,7 +67,7 @@ bool IsScriptByte(char c) {
 class Parser {
  public:
   Parser(Script& script, const Model& model, const ScriptLimits& limits)
-      : script_(script), model_(model), limits_(limits) {}
+      : script_(script), model_(model), limits_(limits), verbs_(model) {}
 
   void ParseText(std::string_view text) {
     uint32_t line = 0;
@@ -181,6 +181,10 @@ class Parser {
         if (!verb) return false;
         command.verb = std::string(verb->text);
         command.verb_loc = Loc(verb->column);
+        if (std::string problem = verbs_.Problem(command.verb); !problem.empty()) {
+          Error(command.verb_loc, std::move(problem));
+          return false;
+        }
         for (size_t i = 2; i < tokens_.size(); ++i) command.args.emplace_back(tokens_[i].text);
         return true;
       }
@@ -461,6 +465,7 @@ class Parser {
   Script& script_;
   const Model& model_;
   const ScriptLimits& limits_;
+  InjectVerbCheck verbs_;
   uint32_t line_ = 0;
   uint32_t end_column_ = 1;  // just past the last token: where a missing operand goes
   std::vector<Token> tokens_;

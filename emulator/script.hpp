@@ -31,6 +31,8 @@
 // with the line and a caret, rendered like the database's.
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -108,6 +110,30 @@ struct Script {
 // Parses `text` (named `path` in messages) against `model`. The commands are
 // only meaningful when the result is ok().
 Script ParseScript(std::string text, std::string path, const Model& model, const ScriptLimits& limits = {});
+
+// Whether some behaviour of a model takes `inject VERB`: ParseScript asks
+// for each inject line, so one no behaviour takes fails before anything
+// runs. Behaviours do not list their verbs, so the verb is offered to
+// fresh instances of them on a scratch device of the model, without
+// arguments (each checks the verb first, and none acts without its
+// arguments); arguments are still checked when the inject runs. The scratch
+// device is made on the first question; `model` must outlive the check.
+class InjectVerbCheck {
+ public:
+  explicit InjectVerbCheck(const Model& model);
+  ~InjectVerbCheck();
+  InjectVerbCheck(const InjectVerbCheck&) = delete;
+  InjectVerbCheck& operator=(const InjectVerbCheck&) = delete;
+
+  // "" when a behaviour takes VERB; else why not, naming the behaviour when
+  // VERB is one's name, with a close match among the verbs that are names.
+  std::string Problem(const std::string& verb);
+
+ private:
+  class Probe;
+  const Model& model_;
+  std::unique_ptr<Probe> probe_;
+};
 
 // The command word as written in scripts: "write32", "step", "expect-violation".
 std::string ScriptCommandName(const ScriptCommand& command);

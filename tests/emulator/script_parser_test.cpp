@@ -92,17 +92,18 @@ TEST(ScriptParser, ANarrowerAccessByNameTakesTheRegistersLowBytes) {
 }
 
 TEST(ScriptParser, TimeResetInjectAndExpectations) {
-  Script script = Parse(
+  Script script = ParseScript(
       "step 500ns\n"
       "step 2us\n"
       "step 3ms\n"
       "step 1s\n"
       "reset\n"
-      "inject interrupt rcs0 0x0001\n"
+      "inject gt_iir rcs0 0x0001\n"
       "expect-irq 1\n"
       "expect-irq 0\n"
       "expect-violation read-only\n"
-      "write32 STATUS 0\n");
+      "write32 ISR 0\n",
+      "test.script", *script_testing::InjectModel());
   ASSERT_TRUE(script.ok()) << script.FormatErrors();
   ASSERT_THAT(script.commands, SizeIs(10));
   EXPECT_EQ(script.commands[0].value, 500u);
@@ -112,7 +113,7 @@ TEST(ScriptParser, TimeResetInjectAndExpectations) {
   EXPECT_EQ(script.commands[4].op, ScriptOp::kReset);
   const ScriptCommand& inject = script.commands[5];
   EXPECT_EQ(inject.op, ScriptOp::kInject);
-  EXPECT_EQ(inject.verb, "interrupt");
+  EXPECT_EQ(inject.verb, "gt_iir");  // its arguments are checked when it runs
   EXPECT_THAT(inject.args, ElementsAre("rcs0", "0x0001"));
   EXPECT_EQ(inject.verb_loc.column, 8u);
   EXPECT_EQ(script.commands[6].value, 1u);
@@ -336,6 +337,34 @@ TEST(ScriptParserErrors, RenderedLikeCompilerDiagnosticsWithTheLineAndACaret) {
 }
 
 // ------------------------------------------------------------ hostile input
+
+// ------------------------------------------------------------------- inject
+
+Script ParseInject(const std::string& text) {
+  return ParseScript(text, "test.script", *script_testing::InjectModel());
+}
+
+TEST(ScriptParserInject, AVerbNoBehaviourTakesIsAnErrorBeforeAnythingRuns) {
+  Script script = ParseInject("write32 IER 1\ninject frob 1 2\ninject gt_irr 3\ninject gt_iir 3\n");
+  EXPECT_THAT(script.diagnostics.all(),
+              ElementsAre(ErrorAt(2, 8, "no behaviour of device 'i' handles 'inject frob'"),
+                          ErrorAt(3, 8, "no behaviour of device 'i' handles 'inject gt_irr' (did you mean "
+                                        "'gt_iir'?)")));
+}
+
+TEST(ScriptParserInject, ABehaviourThatTakesNoVerbIsNamed) {
+  Script script = ParseInject("inject ticker 1\n");
+  EXPECT_THAT(script.diagnostics.all(),
+              ElementsAre(ErrorAt(1, 8, "no behaviour of device 'i' handles 'inject ticker': behaviour 'ticker' "
+                                        "(counter) takes no inject verb named after it")));
+  // A device without behaviours takes none.
+  EXPECT_THAT(OnlyError("inject frob\n"), ErrorAt(1, 8, "no behaviour of device 't' handles 'inject frob'"));
+}
+
+TEST(ScriptParserInject, ArgumentsAreLeftToTheRun) {
+  Script script = ParseInject("inject gt_iir\ninject gt_iir 99 sideways\n");
+  EXPECT_TRUE(script.ok()) << script.FormatErrors();
+}
 
 TEST(ScriptParserHostile, BinaryBytesOutsideCommentsAreErrorsWithTheirColumn) {
   EXPECT_THAT(OnlyError(std::string("write32 CTRL 1\x00\n", 16)),

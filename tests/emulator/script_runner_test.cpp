@@ -294,15 +294,21 @@ TEST(ScriptRunner, TimePastTwoToTheSixtyFourIsAScriptError) {
 
 // ------------------------------------------------------------------- inject
 
-TEST(ScriptRunner, AnInjectNoBehaviourTakesStopsTheRunAtItsVerb) {
-  Ran ran = RunText("reset\ninject frob 1 2\nwrite32 CTRL 1\n");
-  ASSERT_TRUE(ran.result.error.has_value());
-  EXPECT_EQ(ran.result.error->loc.line, 2u);
-  EXPECT_EQ(ran.result.error->loc.column, 8u);
-  EXPECT_THAT(ran.result.error->message, AllOf(HasSubstr("inject frob: "), HasSubstr("handles 'inject frob'")));
-  EXPECT_EQ(ran.result.commands_run, 2u);
-  EXPECT_EQ(ran.device->PeekRegister(*TestModel()->FindRegister("CTRL")), 0u);
-  EXPECT_FALSE(ran.result.passed());
+// (An inject no behaviour takes is a parse error: script_parser_test.cpp.)
+TEST(ScriptRunner, AnInjectWithBadArgumentsStopsTheRunAtItsVerb) {
+  std::shared_ptr<const Model> model = script_testing::InjectModel();
+  Script script = ParseScript("reset\ninject gt_iir 99\nwrite32 IER 1\n", "test.script", *model);
+  ASSERT_TRUE(script.ok()) << script.FormatErrors();
+  Device device(model);
+  RunResult result = RunScript(script, device);
+  ASSERT_TRUE(result.error.has_value());
+  EXPECT_EQ(result.error->loc.line, 2u);
+  EXPECT_EQ(result.error->loc.column, 8u);
+  EXPECT_THAT(result.error->message,
+              AllOf(HasSubstr("inject gt_iir: bad bit '99'"), HasSubstr("usage: inject gt_iir")));
+  EXPECT_EQ(result.commands_run, 2u);
+  EXPECT_EQ(device.PeekRegister(*model->FindRegister("IER")), 0u);
+  EXPECT_FALSE(result.passed());
 }
 
 // ------------------------------------------------------------------- replay

@@ -57,4 +57,22 @@ inline Script Parse(const std::string& text, const ScriptLimits& limits = {}) {
   return ParseScript(text, "test.script", *TestModel(), limits);
 }
 
+// Behaviours for `inject`: gt_iir (classic-iir) takes `inject gt_iir BIT`,
+// ticker (counter) takes no inject verb.
+inline const std::shared_ptr<const Model>& InjectModel() {
+  static const std::shared_ptr<const Model> model = CompileYaml(R"(device: i
+spaces: [{name: mmio, kind: mmio, size: 0x100}]
+registers:
+  - {name: ISR, space: mmio, offset: 0x0, access: hw}
+  - {name: IMR, space: mmio, offset: 0x4}
+  - {name: IIR, space: mmio, offset: 0x8, access: w1c}
+  - {name: IER, space: mmio, offset: 0xc}
+  - {name: COUNT, space: mmio, offset: 0x10, access: hw}
+behaviours:
+  - {name: gt_iir, kind: classic-iir, isr: ISR, imr: IMR, iir: IIR, ier: IER}
+  - {name: ticker, kind: counter, register: COUNT, period: 1us}
+)");
+  return model;
+}
+
 }  // namespace regemu::emulator::script_testing

@@ -138,11 +138,19 @@ TEST_F(RegemuRunCli, AScriptErrorExitsTwoBeforeAnythingRuns) {
   EXPECT_THAT(r.out, IsEmpty());
 }
 
-TEST_F(RegemuRunCli, AnInjectNoBehaviourTakesIsAScriptError) {
+TEST_F(RegemuRunCli, AnInjectNoBehaviourTakesIsAScriptErrorBeforeAnythingRuns) {
   RunResult r = RunSmall("write32 CTRL 1\ninject frob\n");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("test.script:2:8: error: inject frob: no behaviour of device 'small'"));
-  EXPECT_THAT(r.out, HasSubstr("write32 mmio 0x0 0x00000001"));  // the trace up to the error
+  EXPECT_THAT(r.err, HasSubstr("test.script:2:8: error: no behaviour of device 'small' handles 'inject frob'"));
+  EXPECT_THAT(r.out, IsEmpty()) << "nothing ran";
+}
+
+TEST_F(RegemuRunCli, AnInjectWithBadArgumentsStopsTheRunWhereItIs) {
+  fs::path script = Write("irq.script", "write16 PCICMD 0x6\ninject pci-request 7\n");
+  RunResult r = Run("run yaml/icl '" + script.string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("irq.script:2:8: error: inject pci-request: pci-request takes 0"));
+  EXPECT_THAT(r.out, HasSubstr("write16 config 0x4 0x0006"));  // the trace up to the error
 }
 
 TEST_F(RegemuRunCli, ADatabaseErrorExitsTwoWithItsDiagnostics) {
