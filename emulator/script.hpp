@@ -19,13 +19,18 @@
 //                                            Device::messages()) is a write of DATA to ADDRESS;
 //                                            fails if it differs or if there is none
 //   expect-violation KIND                    the next command must record a KIND violation
+//   dump    [SPACE]                          every register (of SPACE) and its fields, by the backdoor
 //
-// N is 8, 16, 32 or 64. REG is `SPACE OFFSET` or a register name (a space
-// name wins when a register has the same name); a named register's width
-// must be N or wider, and a narrower N accesses its low bytes. Numbers are
-// decimal, 0x hex or 0b binary with `_` between digits, and must fit in N
-// bits. `#` starts a comment. Every name is resolved against the Model when
-// the script is parsed, so a misspelt register fails before anything runs.
+// N is 8, 16, 32 or 64. REG is `SPACE OFFSET`, a register name (a space
+// name wins when a register has the same name) or `REGISTER.FIELD`; a named
+// register's width must be N or wider, and a narrower N accesses its low
+// bytes. With a field, values and masks are the field's (shifted down), and
+// a write is a read-modify-write of the register (emulator/README.md,
+// "Scripts"). Numbers are decimal, 0x hex or 0b binary with `_` between
+// digits, and must fit in N bits (in the field). `#` starts a comment.
+// Every name is resolved against the Model when the script is parsed, and
+// every inject verb is offered to the behaviours, so a misspelt register,
+// field or verb fails before anything runs.
 //
 // Parsing never throws: every error is a diagnostic `SCRIPT:LINE:COL: error:`
 // with the line and a caret, rendered like the database's.
@@ -61,14 +66,25 @@ enum class ScriptOp : uint8_t {
   kSnapshot,
   kRestore,
   kExpectMetric,
+  kDump,
 };
+
+inline constexpr uint32_t kNoField = ~uint32_t{0};
 
 // Where an access goes, resolved at parse time.
 struct ScriptTarget {
   SpaceId space = 0;
   uint64_t offset = 0;
   RegisterId reg = kNoRegister;  // the register named, or the one decoding at the offset
-  std::string display;           // "OASTATUS2 (mmio 0x2368)", for messages
+  std::string display;           // "OASTATUS2 (mmio 0x2368)", "CTRL.EN", for messages
+  // REG.FIELD: the field (an index into the register's fields) and its bits
+  // in register position. The command's value and mask are then in field
+  // units, i.e. shifted down by `field_shift`.
+  uint32_t field = kNoField;
+  uint64_t field_mask = 0;
+  unsigned field_shift = 0;
+
+  bool is_field() const { return field != kNoField; }
 };
 
 struct ScriptCommand {
@@ -77,7 +93,13 @@ struct ScriptCommand {
   unsigned width = 0;       // access commands: 8, 16, 32 or 64
   ScriptTarget target;      // access commands
   uint64_t value = 0;       // write/poke/expect/poll value; step nanoseconds; expect-irq 0 or 1
-  uint64_t mask = ~uint64_t{0};  // expect/poll: the bits compared (all N bits by default)
+  uint64_t mask = ~uint64_t{0};  // expect/poll: the bits compared (all N bits, or all the field's, by default)
+  // write/poke of REG.FIELD: the register's bits carried over from a read
+  // before the write (0: no read), and bits written as 1 whatever was read
+  // (a masked register's enables, write-0-to-act bits left alone). The
+  // value written is (read & keep) | force | (value << field_shift).
+  uint64_t keep = 0;
+  uint64_t force = 0;
   uint64_t timeout_ns = 0;  // poll
   uint64_t address = 0;     // expect-msi: the message's address (`value` is its data)
   ViolationKind violation = ViolationKind::kUnmodelled;  // expect-violation
@@ -87,6 +109,7 @@ struct ScriptCommand {
   std::string metric;               // expect-metric: the metric's name
   double expected = 0;              // expect-metric: its value
   double tolerance = 0;             // expect-metric: the largest difference accepted
+  std::optional<SpaceId> dump_space;  // dump: the space named, or none for every space
 };
 
 // Bounds that keep hostile input cheap: the whole text, one line, the errors kept.

@@ -5,8 +5,8 @@
 // read and peek commands print.
 //
 // Like gtest's EXPECT_*, a failed expectation does not stop the run; only a
-// script error found while running (an `inject` no behaviour accepts, time
-// running past 2^64 ns) does.
+// script error found while running (an `inject` whose arguments its
+// behaviour refuses, time running past 2^64 ns) does.
 //
 // Polling: `pollN REG VALUE [mask M] timeout D` reads, and while the value
 // does not match and less than D has passed since the poll began, lets one
@@ -16,6 +16,15 @@
 // read's own access cost (DeviceOptions::access_cost_ns) counts towards the
 // interval; the rest is a `step`, which shows in the trace. The last read
 // happens when D has passed, so a value that arrives within D is seen.
+//
+// Fields (REG.FIELD): a read, expect or poll compares the field's value; a
+// write is a read-modify-write of the register through the frontdoor, as a
+// driver does it (ScriptCommand::keep: two accesses with the read's side
+// effects, one for a masked register or when nothing else reads back); a
+// poke is the same by the backdoor. A failed expectation names the fields
+// that differ, with enumerated values named when RunOptions::database is
+// set. `dump` prints every register with its fields, by the backdoor: no
+// side effect, no violation, nothing in the trace.
 
 #include <cstdint>
 #include <optional>
@@ -25,6 +34,7 @@
 #include "regemu/emulator/device.hpp"
 #include "regemu/emulator/script.hpp"
 #include "regemu/emulator/violation.hpp"
+#include "regemu/regdb/database.hpp"
 #include "regemu/regdb/diagnostics.hpp"
 #include "regemu/regdb/source.hpp"
 
@@ -36,6 +46,9 @@ struct RunOptions {
   ViolationPolicy policy = ViolationPolicy::Strict();
   uint64_t min_poll_interval_ns = 10;
   uint64_t max_poll_reads = 10'000;
+  // The database the device's model was compiled from: it names fields'
+  // enumerated values in messages and dumps. Optional.
+  const regdb::Database* database = nullptr;
 };
 
 struct ScriptFailure {

@@ -338,7 +338,7 @@ TEST(ScriptParserErrors, RenderedLikeCompilerDiagnosticsWithTheLineAndACaret) {
 
 // ------------------------------------------------------------ hostile input
 
-// ------------------------------------------------------------------- inject
+// ------------------------------------------------------------- inject, dump
 
 Script ParseInject(const std::string& text) {
   return ParseScript(text, "test.script", *script_testing::InjectModel());
@@ -364,6 +364,17 @@ TEST(ScriptParserInject, ABehaviourThatTakesNoVerbIsNamed) {
 TEST(ScriptParserInject, ArgumentsAreLeftToTheRun) {
   Script script = ParseInject("inject gt_iir\ninject gt_iir 99 sideways\n");
   EXPECT_TRUE(script.ok()) << script.FormatErrors();
+}
+
+TEST(ScriptParser, DumpTakesAnOptionalSpace) {
+  Script script = Parse("dump\ndump msr   # one space\n");
+  ASSERT_TRUE(script.ok()) << script.FormatErrors();
+  EXPECT_EQ(script.commands[0].op, ScriptOp::kDump);
+  EXPECT_FALSE(script.commands[0].dump_space.has_value());
+  EXPECT_EQ(script.commands[1].dump_space, Space("msr"));
+  EXPECT_THAT(OnlyError("dump mimo\n"), ErrorAt(1, 6, "unknown space 'mimo' (did you mean 'mmio'?) (dump takes a "
+                                                       "space, or nothing for every space)"));
+  EXPECT_THAT(OnlyError("dump mmio msr\n"), ErrorAt(1, 11, "unexpected 'msr' (usage: dump [SPACE])"));
 }
 
 TEST(ScriptParserHostile, BinaryBytesOutsideCommentsAreErrorsWithTheirColumn) {
@@ -418,7 +429,8 @@ TEST(ScriptParserHostile, RandomBytesNeverThrow) {
   std::mt19937_64 random(42);
   const char* words[] = {"write32 ", "read8 ", "CTRL ", "mmio ", "0x10 ", "poll16 ", "mask ",
                          "timeout ", "1us ", "expect-violation ", "mbz ", "#", "\n", "\r\n",
-                         "step ", "inject ", "\t", "0b2 ", "99999999999999999999 "};
+                         "step ", "inject ", "\t", "0b2 ", "99999999999999999999 ", "CTRL.EN ",
+                         "CTRL.", ".HI ", "dump "};
   for (int round = 0; round < 300; ++round) {
     std::string text;
     for (int i = 0; i < 60; ++i) {

@@ -23,6 +23,7 @@ using ::testing::Field;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::SizeIs;
+using script_testing::Ran;
 using script_testing::TestModel;
 
 MATCHER_P2(FailureAt, line, message_matcher, "a failure at line " + std::to_string(line)) {
@@ -30,18 +31,6 @@ MATCHER_P2(FailureAt, line, message_matcher, "a failure at line " + std::to_stri
          ::testing::ExplainMatchResult(message_matcher, arg.message, result_listener);
 }
 
-struct Ran {
-  Script script;
-  std::unique_ptr<Device> device;
-  RunResult result;
-
-  std::string Failures() const {
-    std::string text;
-    for (const ScriptFailure& failure : result.failures) text += FormatScriptFailure(script, failure);
-    if (result.error) text += FormatScriptFailure(script, *result.error);
-    return text;
-  }
-};
 
 Ran RunText(const std::string& text, RunOptions options = {}, DeviceOptions device_options = {}) {
   Ran ran;
@@ -80,7 +69,7 @@ TEST(ScriptRunner, AFailedExpectationNamesItsLineAndTheRunGoesOn) {
   EXPECT_THAT(ran.result.failures,
               ElementsAre(FailureAt(1, "expectation failed: STATUS read 0x00000001, expected 0x00000002"),
                           FailureAt(3, "expectation failed: CTRL read 0x00000001, expected 0x00000000 under mask "
-                                       "0x00000001")));
+                                       "0x00000001: EN=1, expected 0")));
   EXPECT_EQ(ran.result.commands_run, 3u);
   EXPECT_EQ(FormatScriptFailure(ran.script, ran.result.failures[0]),
             "test.script:1:1: error: expectation failed: STATUS read 0x00000001, expected 0x00000002\n"
@@ -309,6 +298,42 @@ TEST(ScriptRunner, AnInjectWithBadArgumentsStopsTheRunAtItsVerb) {
   EXPECT_EQ(result.commands_run, 2u);
   EXPECT_EQ(device.PeekRegister(*model->FindRegister("IER")), 0u);
   EXPECT_FALSE(result.passed());
+}
+
+// -------------------------------------------------------------------- dump
+
+TEST(ScriptRunner, DumpPrintsEveryRegisterWithItsFieldsByTheBackdoor) {
+  // CLEAR is clear-on-read: a dump must not clear it, nor show in the trace.
+  Ran ran = RunText("write32 CTRL 0x1201\ndump mmio\ndump\nexpect32 CLEAR 0xff\n");
+  ASSERT_TRUE(ran.result.passed()) << ran.Failures();
+  EXPECT_EQ(ran.device->access_count(), 2u) << "the write and the expect only";
+  ASSERT_THAT(ran.result.values, SizeIs(2));
+  EXPECT_EQ(ran.result.values[0].loc.line, 2u);
+  EXPECT_EQ(ran.result.values[0].text,
+            "dump mmio: 6 register(s)\n"
+            "  mmio 0x10 CTRL   = 0x00001201  HI=0x12 RSVD=0 EN=1\n"
+            "  mmio 0x14 STATUS = 0x00000001\n"
+            "  mmio 0x18 CLEAR  = 0x000000ff\n"
+            "  mmio 0x20 SMALL  = 0x0000\n"
+            "  mmio 0x30 COUNT  = 0x00000000\n"
+            "  mmio 0x40 WIDE   = 0x0000000000000000");
+  EXPECT_THAT(ran.result.values[1].text,
+              AllOf(HasSubstr("dump: 7 register(s)\n  mmio 0x10 CTRL     = 0x00001201  HI=0x12 RSVD=0 EN=1\n"),
+                    HasSubstr("\n  msr  0x10 PERF_CTL = 0x0000000000000000")));
+  EXPECT_THAT(ran.result.violations, IsEmpty());
+}
+
+TEST(ScriptRunner, DumpNamesEnumeratedValuesFromTheDatabase) {
+  const script_testing::CompiledDevice& fields = script_testing::FieldDevice();
+  Script script = ParseScript("dump aux\nwrite32 UART_CTL.MODE 1\ndump mmio\n", "test.script", *fields.model);
+  ASSERT_TRUE(script.ok()) << script.FormatErrors();
+  Device device(fields.model);
+  RunResult result = RunScript(script, device, {.database = &fields.loaded.database});
+  ASSERT_THAT(result.values, SizeIs(2));
+  EXPECT_EQ(result.values[0].text, "dump aux: 1 register(s)\n  aux 0x0 AUX_CTL = 0x00000000  ON=0");
+  EXPECT_THAT(result.values[1].text,
+              HasSubstr("  mmio 0x0  UART_CTL = 0x00000004  DIV=0 RXCOUNT=0 NACK=0 ERR=0 RSVD=0 MODE=1(SLOW) "
+                        "ENABLE=0\n"));
 }
 
 // ------------------------------------------------------------------- replay
