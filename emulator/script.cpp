@@ -24,7 +24,7 @@ struct CommandSpec {
 };
 
 // The ONE list of commands: parsing, "did you mean" and usage messages use it.
-constexpr std::array<CommandSpec, 16> kCommands{{
+constexpr std::array<CommandSpec, 17> kCommands{{
     {"write", ScriptOp::kWrite, true, "writeN REG VALUE"},
     {"read", ScriptOp::kRead, true, "readN REG"},
     {"expect", ScriptOp::kExpect, true, "expectN REG VALUE [mask M]"},
@@ -41,6 +41,7 @@ constexpr std::array<CommandSpec, 16> kCommands{{
     {"restore", ScriptOp::kRestore, false, "restore"},
     {"expect-metric", ScriptOp::kExpectMetric, false, "expect-metric NAME VALUE [tolerance T]"},
     {"dump", ScriptOp::kDump, false, "dump [SPACE]"},
+    {"poll-step", ScriptOp::kPollStep, false, "poll-step DURATION"},
 }};
 
 constexpr std::array<unsigned, 4> kWidths{8, 16, 32, 64};
@@ -175,6 +176,17 @@ class Parser {
                ParseCompareOptions(next, command, value_column);
       }
       case ScriptOp::kStep: return ParseDuration(next, "DURATION", command.value) && NoMore(next);
+      case ScriptOp::kPollStep: {
+        uint32_t column = next < tokens_.size() ? tokens_[next].column : end_column_;
+        if (!ParseDuration(next, "DURATION", command.value)) return false;
+        if (command.value == 0) {
+          ErrorAt(column, "the poll step must be at least 1ns");
+          return false;
+        }
+        if (!NoMore(next)) return false;
+        poll_step_ = PollStep{command.value, line_};
+        return true;
+      }
       case ScriptOp::kDump: return ParseDumpSpace(next, command) && NoMore(next);
       case ScriptOp::kReset:
       case ScriptOp::kSnapshot:
@@ -446,6 +458,18 @@ class Parser {
       ErrorAt(end_column_, "missing 'timeout DURATION' (usage: " + std::string(spec_->usage) + ")");
       return false;
     }
+    if (command.op == ScriptOp::kPoll && poll_step_.ns != 0) {
+      command.poll_step_ns = poll_step_.ns;
+      uint64_t reads = command.timeout_ns / poll_step_.ns + 1;
+      if (reads > limits_.max_poll_reads) {
+        ErrorAt(tokens_[0].column, "this poll may read " + std::to_string(reads) + " times (its timeout every " +
+                                       std::to_string(poll_step_.ns) + "ns, the poll-step of line " +
+                                       std::to_string(poll_step_.line) + "); at most " +
+                                       std::to_string(limits_.max_poll_reads) +
+                                       ": set a longer poll-step or a shorter timeout");
+        return false;
+      }
+    }
     if ((command.value & ~command.mask) != 0) {
       ErrorAt(value_column, "VALUE " + regdb::Hex(command.value) + " has bits outside mask " +
                                 regdb::Hex(command.mask) + ": they would never be compared");
@@ -607,6 +631,10 @@ class Parser {
   std::vector<Token> tokens_;
   const CommandSpec* spec_ = &kCommands.front();
   std::vector<Pending> pending_;         // expect-violation lines waiting for their command
+  struct PollStep {
+    uint64_t ns = 0;  // 0: none yet, the runner's default
+    uint32_t line = 0;
+  } poll_step_;
   std::vector<std::string_view> names_;  // registers and spaces, built on the first unknown name
 };
 

@@ -20,6 +20,7 @@
 //                                            fails if it differs or if there is none
 //   expect-violation KIND                    the next command must record a KIND violation
 //   dump    [SPACE]                          every register (of SPACE) and its fields, by the backdoor
+//   poll-step D                              the virtual time between a poll's reads, from here on
 //
 // N is 8, 16, 32 or 64. REG is `SPACE OFFSET`, a register name (a space
 // name wins when a register has the same name) or `REGISTER.FIELD`; a named
@@ -67,6 +68,7 @@ enum class ScriptOp : uint8_t {
   kRestore,
   kExpectMetric,
   kDump,
+  kPollStep,
 };
 
 inline constexpr uint32_t kNoField = ~uint32_t{0};
@@ -92,7 +94,7 @@ struct ScriptCommand {
   regdb::SourceLoc loc;     // the command word; loc.line is the 1-based script line
   unsigned width = 0;       // access commands: 8, 16, 32 or 64
   ScriptTarget target;      // access commands
-  uint64_t value = 0;       // write/poke/expect/poll value; step nanoseconds; expect-irq 0 or 1
+  uint64_t value = 0;       // write/poke/expect/poll value; step and poll-step nanoseconds; expect-irq 0 or 1
   uint64_t mask = ~uint64_t{0};  // expect/poll: the bits compared (all N bits, or all the field's, by default)
   // write/poke of REG.FIELD: the register's bits carried over from a read
   // before the write (0: no read), and bits written as 1 whatever was read
@@ -101,6 +103,7 @@ struct ScriptCommand {
   uint64_t keep = 0;
   uint64_t force = 0;
   uint64_t timeout_ns = 0;  // poll
+  uint64_t poll_step_ns = 0;  // poll: the interval set by the last `poll-step` before it; 0: the runner's default
   uint64_t address = 0;     // expect-msi: the message's address (`value` is its data)
   ViolationKind violation = ViolationKind::kUnmodelled;  // expect-violation
   std::string verb;                 // inject
@@ -117,6 +120,9 @@ struct ScriptLimits {
   size_t max_bytes = size_t{16} << 20;
   size_t max_line_length = 4096;  // before the `#` comment
   size_t error_limit = regdb::Diagnostics::kDefaultErrorLimit;
+  // After `poll-step D`, a poll reads every D exactly: one that could read
+  // more often than this (timeout / D + 1) is an error.
+  uint64_t max_poll_reads = 1'000'000;
 };
 
 struct Script {

@@ -123,6 +123,7 @@ class Runner {
         return;
       }
       case ScriptOp::kStep: Advance(command, command.value); return;
+      case ScriptOp::kPollStep: return;  // the parser gave each later poll its step
       case ScriptOp::kDump: Dump(command); return;
       case ScriptOp::kReset: device_.Reset(); return;
       case ScriptOp::kSnapshot: snapshot_ = device_.Snapshot(); return;
@@ -201,24 +202,29 @@ class Runner {
     const ScriptTarget& target = command.target;
     uint64_t timeout = command.timeout_ns;
     uint64_t max_reads = std::max<uint64_t>(options_.max_poll_reads, 1);
-    uint64_t interval = std::max<uint64_t>({options_.min_poll_interval_ns, 1,
-                                            timeout / max_reads + (timeout % max_reads != 0 ? 1 : 0)});
+    uint64_t interval = command.poll_step_ns != 0
+                            ? command.poll_step_ns
+                            : std::max<uint64_t>({options_.min_poll_interval_ns, 1,
+                                                  timeout / max_reads + (timeout % max_reads != 0 ? 1 : 0)});
     uint64_t start = device_.now_ns();
+    ScriptPoll poll{command.loc, device_.access_count() + 1, 0};
     for (uint64_t reads = 1;; ++reads) {
       uint64_t before = device_.now_ns();
       uint64_t value = device_.Read(target.space, target.offset, command.width);
-      if (Matches(command, value)) return;
+      poll.last_sequence = device_.access_count();
+      if (Matches(command, value)) break;
       uint64_t now = device_.now_ns();
       uint64_t elapsed = now - start;
       if (elapsed >= timeout) {
         Fail(command.loc, "poll timed out after " + std::to_string(elapsed) + "ns of virtual time and " +
                               std::to_string(reads) + " read(s): " + Mismatch(command, value));
-        return;
+        break;
       }
       uint64_t spent = now - before;  // the read's own access cost
       uint64_t wait = std::min(interval > spent ? interval - spent : 0, timeout - elapsed);
-      if (wait != 0 && !Advance(command, wait)) return;
+      if (wait != 0 && !Advance(command, wait)) break;
     }
+    result_.polls.push_back(poll);
   }
 
   // The value an access read, in the command's units: the field's, shifted down.

@@ -338,7 +338,7 @@ TEST(ScriptParserErrors, RenderedLikeCompilerDiagnosticsWithTheLineAndACaret) {
 
 // ------------------------------------------------------------ hostile input
 
-// ------------------------------------------------------------- inject, dump
+// ------------------------------------------------------- inject, dump, poll-step
 
 Script ParseInject(const std::string& text) {
   return ParseScript(text, "test.script", *script_testing::InjectModel());
@@ -375,6 +375,28 @@ TEST(ScriptParser, DumpTakesAnOptionalSpace) {
   EXPECT_THAT(OnlyError("dump mimo\n"), ErrorAt(1, 6, "unknown space 'mimo' (did you mean 'mmio'?) (dump takes a "
                                                        "space, or nothing for every space)"));
   EXPECT_THAT(OnlyError("dump mmio msr\n"), ErrorAt(1, 11, "unexpected 'msr' (usage: dump [SPACE])"));
+}
+
+TEST(ScriptParser, PollStepGivesEachLaterPollItsInterval) {
+  Script script = Parse("poll32 COUNT 1 timeout 1us\npoll-step 2us\npoll32 COUNT 1 timeout 1ms\n"
+                        "poll-step 5ns\npoll32 COUNT 1 timeout 1ms\n");
+  ASSERT_TRUE(script.ok()) << script.FormatErrors();
+  EXPECT_EQ(script.commands[0].poll_step_ns, 0u);  // the runner's default
+  EXPECT_EQ(script.commands[1].op, ScriptOp::kPollStep);
+  EXPECT_EQ(script.commands[1].value, 2'000u);
+  EXPECT_EQ(script.commands[2].poll_step_ns, 2'000u);
+  EXPECT_EQ(script.commands[4].poll_step_ns, 5u);
+}
+
+TEST(ScriptParserErrors, PollStepNeedsADurationAndBoundsThePollsReads) {
+  EXPECT_THAT(OnlyError("poll-step 0ns\n"), ErrorAt(1, 11, "the poll step must be at least 1ns"));
+  EXPECT_THAT(OnlyError("poll-step 10\n"), ErrorAt(1, 11, HasSubstr("bad duration")));
+  EXPECT_THAT(OnlyError("poll-step\n"), ErrorAt(1, 10, "missing DURATION (usage: poll-step DURATION)"));
+  Script script = Parse("poll-step 1ns\npoll32 COUNT 1 timeout 1ms\n", {.max_poll_reads = 1000});
+  EXPECT_THAT(script.diagnostics.all(),
+              ElementsAre(ErrorAt(2, 1, "this poll may read 1000001 times (its timeout every 1ns, the poll-step of "
+                                        "line 1); at most 1000: set a longer poll-step or a shorter timeout")));
+  EXPECT_TRUE(Parse("poll-step 1us\npoll32 COUNT 1 timeout 999us\n", {.max_poll_reads = 1000}).ok());
 }
 
 TEST(ScriptParserHostile, BinaryBytesOutsideCommentsAreErrorsWithTheirColumn) {
@@ -430,7 +452,7 @@ TEST(ScriptParserHostile, RandomBytesNeverThrow) {
   const char* words[] = {"write32 ", "read8 ", "CTRL ", "mmio ", "0x10 ", "poll16 ", "mask ",
                          "timeout ", "1us ", "expect-violation ", "mbz ", "#", "\n", "\r\n",
                          "step ", "inject ", "\t", "0b2 ", "99999999999999999999 ", "CTRL.EN ",
-                         "CTRL.", ".HI ", "dump "};
+                         "CTRL.", ".HI ", "dump ", "poll-step "};
   for (int round = 0; round < 300; ++round) {
     std::string text;
     for (int i = 0; i < 60; ++i) {

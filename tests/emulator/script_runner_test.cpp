@@ -300,6 +300,39 @@ TEST(ScriptRunner, AnInjectWithBadArgumentsStopsTheRunAtItsVerb) {
   EXPECT_FALSE(result.passed());
 }
 
+// ------------------------------------------------------------------ poll-step
+
+TEST(ScriptRunner, PollStepSetsTheIntervalOfLaterPolls) {
+  // COUNT adds 1 every 100ns: read every 30ns, 4 arrives at t=400 and is read at 420.
+  Ran ran = RunText("poll-step 30ns\npoll32 COUNT 4 timeout 1us\n");
+  EXPECT_TRUE(ran.result.passed()) << ran.Failures();
+  EXPECT_EQ(ran.device->now_ns(), 420u);
+  EXPECT_EQ(Count(ran.device->Trace(), TraceOp::kRead), 15u);  // t = 0, 30, ..., 420
+}
+
+TEST(ScriptRunner, AnExplicitPollStepIsKeptForLongTimeouts) {
+  // Without a poll-step, a 100ms timeout polls every 10us (10,000 reads)
+  // and misses COUNT = 20 (t = 2us); with one, it polls every 1us.
+  DeviceOptions no_trace;
+  no_trace.trace_capacity = 0;
+  Ran coarse = RunText("poll32 COUNT 20 timeout 100ms\n", {}, no_trace);
+  EXPECT_THAT(coarse.result.failures, ElementsAre(FailureAt(1, HasSubstr("and 10001 read(s)"))));
+  Ran fine = RunText("poll-step 1us\npoll32 COUNT 20 timeout 100ms\n", {}, no_trace);
+  EXPECT_TRUE(fine.result.passed()) << fine.Failures();
+  EXPECT_EQ(fine.device->now_ns(), 2'000u);
+}
+
+TEST(ScriptRunner, EachPollListsItsTraceEntries) {
+  Ran ran = RunText("write32 CTRL 1\npoll32 COUNT 2 timeout 1us\npoll32 STATUS 1 timeout 1us\n");
+  ASSERT_TRUE(ran.result.passed()) << ran.Failures();
+  ASSERT_THAT(ran.result.polls, SizeIs(2));
+  EXPECT_EQ(ran.result.polls[0].loc.line, 2u);
+  EXPECT_EQ(ran.result.polls[0].first_sequence, 2u);   // after the write
+  EXPECT_EQ(ran.result.polls[0].last_sequence, 42u);   // 21 reads, 20 steps
+  EXPECT_EQ(ran.result.polls[1].first_sequence, 43u);
+  EXPECT_EQ(ran.result.polls[1].last_sequence, 43u);   // matched at once
+}
+
 // -------------------------------------------------------------------- dump
 
 TEST(ScriptRunner, DumpPrintsEveryRegisterWithItsFieldsByTheBackdoor) {
@@ -334,6 +367,41 @@ TEST(ScriptRunner, DumpNamesEnumeratedValuesFromTheDatabase) {
   EXPECT_THAT(result.values[1].text,
               HasSubstr("  mmio 0x0  UART_CTL = 0x00000004  DIV=0 RXCOUNT=0 NACK=0 ERR=0 RSVD=0 MODE=1(SLOW) "
                         "ENABLE=0\n"));
+}
+
+// ------------------------------------------------------------- trace rendering
+
+TEST(ScriptRunner, ThePrintedTraceCollapsesAPollsIdenticalReads) {
+  Ran ran = RunText("poll-step 20ns\npoll32 COUNT 2 timeout 1us\nread32 STATUS\nread32 STATUS\n");
+  ASSERT_TRUE(ran.result.passed()) << ran.Failures();
+  EXPECT_EQ(RenderRunTrace(*TestModel(), ran.device->Trace(), ran.result.polls),
+            "expect32 mmio 0x30 0x00000000  # t=0ns seq=1 COUNT: polled 5 times, the last at t=80ns\n"
+            "step 100ns  # the poll's waits, seq=2..10\n"
+            "expect32 mmio 0x30 0x00000001  # t=100ns seq=11 COUNT: polled 5 times, the last at t=180ns\n"
+            "step 100ns  # the poll's waits, seq=12..20\n"
+            "expect32 mmio 0x30 0x00000002  # t=200ns seq=21 COUNT\n"
+            // Reads outside polls stay one line each.
+            "expect32 mmio 0x14 0x00000001  # t=200ns seq=22 STATUS\n"
+            "expect32 mmio 0x14 0x00000001  # t=200ns seq=23 STATUS\n");
+}
+
+TEST(ScriptRunner, ACollapsedTraceReplaysToTheSameTimeAndState) {
+  DeviceOptions options;
+  options.access_cost_ns = 7;
+  Ran first = RunText("poll32 COUNT 3 timeout 1us\nwrite32 CTRL 0x100\npoll32 COUNT 0x100 timeout 250ns\n", {},
+                      options);
+  ASSERT_THAT(first.result.failures, SizeIs(1));  // the second poll times out
+  std::string trace = RenderRunTrace(*TestModel(), first.device->Trace(), first.result.polls);
+  // Reads take 7ns, so the 10ns interval is 7ns of access and a 3ns step.
+  EXPECT_THAT(trace, AllOf(HasSubstr("seq=1 COUNT: polled 10 times, the last at t=90ns\nstep 93ns  # the poll's waits, "
+                                     "seq=2..20\nexpect32 mmio 0x30 0x00000001  # t=100ns seq=21 COUNT"),
+                           HasSubstr("COUNT: polled 7 times, the last at t=564ns\nstep 60ns  # the poll's waits, "
+                                     "seq=102..113\n")));
+  Ran replay = RunText(trace, {}, options);
+  EXPECT_TRUE(replay.result.passed()) << replay.Failures();
+  EXPECT_EQ(replay.device->now_ns(), first.device->now_ns());
+  EXPECT_EQ(replay.device->PeekRegister(*TestModel()->FindRegister("CTRL")), 0x100u);
+  EXPECT_LT(replay.device->access_count(), first.device->access_count() / 4);
 }
 
 // ------------------------------------------------------------------- replay
