@@ -25,9 +25,13 @@ int main(int argc, char** argv) {
   regemu::tools::RunCommandOptions run;
   CLI::App* run_cmd = app.add_subcommand("run", "Run a register script against a fresh device and print its trace");
   run_cmd->add_option("DB", run.database, "A database file or a device folder holding device.yaml")->required();
-  run_cmd->add_option("SCRIPT", run.script, "The script: one command per line (README.md, section regemu run)")->required();
+  run_cmd
+      ->add_option("SCRIPT", run.script,
+                   "The script: one command per line (README.md, section regemu run); - reads stdin")
+      ->required();
   run_cmd->add_flag("--lenient", run.lenient,
                     "Record violations without failing (default: strict, an unannounced violation fails)");
+  run_cmd->add_flag("--quiet", run.quiet, "Print only failed expectations, unannounced violations and the result line");
   run_cmd->add_option("--trace-capacity", run.trace_capacity,
                       "Trace entries kept; older ones are dropped (default 65536, 0: no trace)")
       ->check(CLI::Range(0, 1 << 22));
