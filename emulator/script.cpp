@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <charconv>
 #include <optional>
 #include <span>
 #include <variant>
 
+#include "regemu/regdb/names.hpp"
 #include "regemu/regdb/numbers.hpp"
 #include "regemu/regdb/spelling.hpp"
 
@@ -22,7 +24,7 @@ struct CommandSpec {
 };
 
 // The ONE list of commands: parsing, "did you mean" and usage messages use it.
-constexpr std::array<CommandSpec, 15> kCommands{{
+constexpr std::array<CommandSpec, 17> kCommands{{
     {"write", ScriptOp::kWrite, true, "writeN REG VALUE"},
     {"read", ScriptOp::kRead, true, "readN REG"},
     {"expect", ScriptOp::kExpect, true, "expectN REG VALUE [mask M]"},
@@ -38,6 +40,8 @@ constexpr std::array<CommandSpec, 15> kCommands{{
     {"snapshot", ScriptOp::kSnapshot, false, "snapshot"},
     {"restore", ScriptOp::kRestore, false, "restore"},
     {"expect-metric", ScriptOp::kExpectMetric, false, "expect-metric NAME VALUE [tolerance T]"},
+    {"dump", ScriptOp::kDump, false, "dump [SPACE]"},
+    {"poll-step", ScriptOp::kPollStep, false, "poll-step DURATION"},
 }};
 
 constexpr std::array<unsigned, 4> kWidths{8, 16, 32, 64};
@@ -67,7 +71,7 @@ bool IsScriptByte(char c) {
 class Parser {
  public:
   Parser(Script& script, const Model& model, const ScriptLimits& limits)
-      : script_(script), model_(model), limits_(limits) {}
+      : script_(script), model_(model), limits_(limits), verbs_(model) {}
 
   void ParseText(std::string_view text) {
     uint32_t line = 0;
@@ -161,18 +165,29 @@ class Parser {
     switch (command.op) {
       case ScriptOp::kWrite:
       case ScriptOp::kPoke:
-        return ParseTarget(next, command) && ParseValue(next, command.width, "VALUE", command.value) &&
-               NoMore(next);
+        return ParseTarget(next, command) && ParseOperand(next, command, "VALUE", command.value) && NoMore(next);
       case ScriptOp::kRead:
       case ScriptOp::kPeek: return ParseTarget(next, command) && NoMore(next);
       case ScriptOp::kExpect:
       case ScriptOp::kPoll: {
         if (!ParseTarget(next, command)) return false;
         uint32_t value_column = next < tokens_.size() ? tokens_[next].column : end_column_;
-        return ParseValue(next, command.width, "VALUE", command.value) &&
+        return ParseOperand(next, command, "VALUE", command.value) &&
                ParseCompareOptions(next, command, value_column);
       }
       case ScriptOp::kStep: return ParseDuration(next, "DURATION", command.value) && NoMore(next);
+      case ScriptOp::kPollStep: {
+        uint32_t column = next < tokens_.size() ? tokens_[next].column : end_column_;
+        if (!ParseDuration(next, "DURATION", command.value)) return false;
+        if (command.value == 0) {
+          ErrorAt(column, "the poll step must be at least 1ns");
+          return false;
+        }
+        if (!NoMore(next)) return false;
+        poll_step_ = PollStep{command.value, line_};
+        return true;
+      }
+      case ScriptOp::kDump: return ParseDumpSpace(next, command) && NoMore(next);
       case ScriptOp::kReset:
       case ScriptOp::kSnapshot:
       case ScriptOp::kRestore: return NoMore(next);
@@ -181,6 +196,10 @@ class Parser {
         if (!verb) return false;
         command.verb = std::string(verb->text);
         command.verb_loc = Loc(verb->column);
+        if (std::string problem = verbs_.Problem(command.verb); !problem.empty()) {
+          Error(command.verb_loc, std::move(problem));
+          return false;
+        }
         for (size_t i = 2; i < tokens_.size(); ++i) command.args.emplace_back(tokens_[i].text);
         return true;
       }
@@ -265,7 +284,20 @@ class Parser {
       if (target.reg != kNoRegister) target.display += " (" + model_.registers()[target.reg].name + ")";
       return CheckBackdoorTarget(*name, command);
     }
-    auto reg = model_.FindRegister(name->text);
+    // REGISTER or REGISTER.FIELD: names are identifiers, so the first dot splits.
+    std::string_view reg_name = name->text;
+    std::string_view field_name;
+    auto reg = model_.FindRegister(reg_name);
+    if (size_t dot = name->text.find('.'); !reg && dot != std::string_view::npos) {
+      reg_name = name->text.substr(0, dot);
+      field_name = name->text.substr(dot + 1);
+      reg = model_.FindRegister(reg_name);
+      if (!reg) {
+        ErrorAt(name->column, "unknown register '" + std::string(reg_name) + "' in '" + std::string(name->text) +
+                                  "'" + Suggest(reg_name, RegisterNames()));
+        return false;
+      }
+    }
     if (!reg) {
       ErrorAt(name->column, "unknown register or space '" + std::string(name->text) + "'" +
                                 Suggest(name->text, RegisterAndSpaceNames()));
@@ -282,6 +314,99 @@ class Parser {
     target.offset = r.offset;  // a narrower access takes the low bytes
     target.reg = *reg;
     target.display = r.name;
+    if (reg_name.size() != name->text.size() &&
+        !ParseField(r, field_name, name->column + static_cast<uint32_t>(reg_name.size()) + 1, command)) {
+      return false;
+    }
+    ++next;
+    return true;
+  }
+
+  // FIELD of `reg` at `column`: where its bits are, whether the command can
+  // reach them, and for writes what the read-modify-write keeps.
+  bool ParseField(const RegisterModel& reg, std::string_view name, uint32_t column, ScriptCommand& command) {
+    auto field = std::find_if(reg.fields.begin(), reg.fields.end(),
+                              [&](const FieldModel& f) { return f.name == name; });
+    if (field == reg.fields.end()) {
+      ErrorAt(column, reg.fields.empty() ? "register '" + reg.name + "' has no fields: name the whole register"
+                                         : "register '" + reg.name + "' has no field '" + std::string(name) + "'" +
+                                               Suggest(name, regdb::NamesOf(reg.fields)));
+      return false;
+    }
+    ScriptTarget& target = command.target;
+    target.field = static_cast<uint32_t>(field - reg.fields.begin());
+    target.field_mask = field->mask;
+    target.field_shift = static_cast<unsigned>(std::countr_zero(field->mask));
+    target.display = reg.name + "." + field->name;
+    const std::string what = "field '" + field->name + "' of '" + reg.name + "' (bits " + BitsText(field->mask) + ")";
+    uint64_t access = WidthMask(command.width);
+    if ((field->mask & ~access) != 0) {
+      ErrorAt(column, what + " lies outside a " + std::to_string(command.width) + "-bit access, which reaches bits " +
+                          BitsText(access) + " (use a wider command)");
+      return false;
+    }
+    const AccessMasks& masks = model_.masks(reg);
+    bool reads = command.op == ScriptOp::kRead || command.op == ScriptOp::kExpect || command.op == ScriptOp::kPoll;
+    if (reads && (masks.write_only & field->mask) == field->mask) {
+      ErrorAt(column, what + " is write-only: a read returns 0 for it (peek" + std::to_string(command.width) +
+                          " shows what was written)");
+      return false;
+    }
+    uint64_t others = access & ~field->mask;
+    if (command.op == ScriptOp::kPoke) {
+      command.keep = others;  // the backdoor: every other bit as it is
+    } else if (command.op == ScriptOp::kWrite && reg.has(RegisterModel::kMasked)) {
+      // Bits 31:16 enable bits 15:0 (fields lie there): one write, no read.
+      if (command.width != 32) {
+        ErrorAt(column, "'" + reg.name + "' is a masked register: a field write sets its bits with their enables "
+                                         "in bits 31:16, a 32-bit access (write32 " + target.display + " VALUE)");
+        return false;
+      }
+      command.force = field->mask << 16;
+    } else if (command.op == ScriptOp::kWrite) {
+      if (uint64_t hidden = others & masks.write_only; hidden != 0) {
+        ErrorAt(column, "register '" + reg.name + "' has write-only bits outside field '" + field->name + "' (" +
+                            FieldsText(reg, hidden) +
+                            "): a read-modify-write cannot read them back; write the whole register");
+        return false;
+      }
+      // Carried over: what reads back, except status bits that act when written back as read.
+      command.keep = others & masks.readable & ~masks.WriteToAct();
+      command.force = others & masks.ZeroToAct();
+    }
+    return true;
+  }
+
+  // "7:4", or "3" for one bit.
+  static std::string BitsText(uint64_t mask) {
+    unsigned lsb = static_cast<unsigned>(std::countr_zero(mask));
+    unsigned msb = 63 - static_cast<unsigned>(std::countl_zero(mask));
+    return msb == lsb ? std::to_string(lsb) : std::to_string(msb) + ":" + std::to_string(lsb);
+  }
+
+  // The fields holding `bits` of `reg`, "A, B", or the bits where no field does.
+  static std::string FieldsText(const RegisterModel& reg, uint64_t bits) {
+    std::string text;
+    for (const FieldModel& f : reg.fields) {
+      if ((f.mask & bits) != 0) text += (text.empty() ? "" : ", ") + f.name;
+      bits &= ~f.mask;
+    }
+    if (bits != 0) text += (text.empty() ? "" : ", ") + std::string("bits ") + regdb::Hex(bits);
+    return text;
+  }
+
+  // dump [SPACE]
+  bool ParseDumpSpace(size_t& next, ScriptCommand& command) {
+    if (next >= tokens_.size()) return true;
+    const Token& name = tokens_[next];
+    auto space = model_.FindSpace(name.text);
+    if (!space) {
+      std::vector<std::string_view> spaces = regdb::NamesOf(model_.spaces());
+      ErrorAt(name.column, "unknown space '" + std::string(name.text) + "'" + Suggest(name.text, spaces) +
+                               " (dump takes a space, or nothing for every space)");
+      return false;
+    }
+    command.dump_space = *space;
     ++next;
     return true;
   }
@@ -308,7 +433,7 @@ class Parser {
 
   // VALUE [mask M] for expect; VALUE [mask M] timeout DURATION for poll.
   bool ParseCompareOptions(size_t& next, ScriptCommand& command, uint32_t value_column) {
-    command.mask = WidthMask(command.width);
+    command.mask = OperandMask(command);
     bool has_mask = false;
     bool has_timeout = false;
     while (next < tokens_.size()) {
@@ -323,7 +448,7 @@ class Parser {
       ++next;
       if (is_mask) {
         has_mask = true;
-        if (!ParseValue(next, command.width, "mask", command.mask)) return false;
+        if (!ParseOperand(next, command, "mask", command.mask)) return false;
       } else {
         has_timeout = true;
         if (!ParseDuration(next, "timeout DURATION", command.timeout_ns)) return false;
@@ -333,9 +458,44 @@ class Parser {
       ErrorAt(end_column_, "missing 'timeout DURATION' (usage: " + std::string(spec_->usage) + ")");
       return false;
     }
+    if (command.op == ScriptOp::kPoll && poll_step_.ns != 0) {
+      command.poll_step_ns = poll_step_.ns;
+      uint64_t reads = command.timeout_ns / poll_step_.ns + 1;
+      if (reads > limits_.max_poll_reads) {
+        ErrorAt(tokens_[0].column, "this poll may read " + std::to_string(reads) + " times (its timeout every " +
+                                       std::to_string(poll_step_.ns) + "ns, the poll-step of line " +
+                                       std::to_string(poll_step_.line) + "); at most " +
+                                       std::to_string(limits_.max_poll_reads) +
+                                       ": set a longer poll-step or a shorter timeout");
+        return false;
+      }
+    }
     if ((command.value & ~command.mask) != 0) {
       ErrorAt(value_column, "VALUE " + regdb::Hex(command.value) + " has bits outside mask " +
                                 regdb::Hex(command.mask) + ": they would never be compared");
+      return false;
+    }
+    return true;
+  }
+
+  // The bits a command's VALUE and mask may have: N, or the field's.
+  static uint64_t OperandMask(const ScriptCommand& command) {
+    const ScriptTarget& target = command.target;
+    return target.is_field() ? target.field_mask >> target.field_shift : WidthMask(command.width);
+  }
+
+  // VALUE or mask of an access command: a number that fits the access, or the field.
+  bool ParseOperand(size_t& next, const ScriptCommand& command, std::string_view what, uint64_t& out) {
+    const ScriptTarget& target = command.target;
+    if (!target.is_field()) return ParseValue(next, command.width, what, out);
+    uint32_t column = next < tokens_.size() ? tokens_[next].column : end_column_;
+    if (!ParseValue(next, 64, what, out)) return false;
+    uint64_t limit = OperandMask(command);
+    if ((out & ~limit) != 0) {
+      unsigned bits = static_cast<unsigned>(std::popcount(limit));
+      ErrorAt(column, std::string(what) + " " + regdb::Hex(out) + " does not fit " + target.display + ", " +
+                          std::to_string(bits) + (bits == 1 ? " bit" : " bits") + " wide (0 to " + regdb::Hex(limit) +
+                          ")");
       return false;
     }
     return true;
@@ -446,6 +606,10 @@ class Parser {
     return regdb::DidYouMean(word, candidates);
   }
 
+  std::span<const std::string_view> RegisterNames() {
+    return std::span<const std::string_view>(RegisterAndSpaceNames()).subspan(model_.spaces().size());
+  }
+
   std::span<const std::string_view> RegisterAndSpaceNames() {
     if (names_.empty()) {
       for (const SpaceModel& space : model_.spaces()) names_.push_back(space.name);
@@ -461,11 +625,16 @@ class Parser {
   Script& script_;
   const Model& model_;
   const ScriptLimits& limits_;
+  InjectVerbCheck verbs_;
   uint32_t line_ = 0;
   uint32_t end_column_ = 1;  // just past the last token: where a missing operand goes
   std::vector<Token> tokens_;
   const CommandSpec* spec_ = &kCommands.front();
   std::vector<Pending> pending_;         // expect-violation lines waiting for their command
+  struct PollStep {
+    uint64_t ns = 0;  // 0: none yet, the runner's default
+    uint32_t line = 0;
+  } poll_step_;
   std::vector<std::string_view> names_;  // registers and spaces, built on the first unknown name
 };
 

@@ -19,18 +19,26 @@
 //                                            Device::messages()) is a write of DATA to ADDRESS;
 //                                            fails if it differs or if there is none
 //   expect-violation KIND                    the next command must record a KIND violation
+//   dump    [SPACE]                          every register (of SPACE) and its fields, by the backdoor
+//   poll-step D                              the virtual time between a poll's reads, from here on
 //
-// N is 8, 16, 32 or 64. REG is `SPACE OFFSET` or a register name (a space
-// name wins when a register has the same name); a named register's width
-// must be N or wider, and a narrower N accesses its low bytes. Numbers are
-// decimal, 0x hex or 0b binary with `_` between digits, and must fit in N
-// bits. `#` starts a comment. Every name is resolved against the Model when
-// the script is parsed, so a misspelt register fails before anything runs.
+// N is 8, 16, 32 or 64. REG is `SPACE OFFSET`, a register name (a space
+// name wins when a register has the same name) or `REGISTER.FIELD`; a named
+// register's width must be N or wider, and a narrower N accesses its low
+// bytes. With a field, values and masks are the field's (shifted down), and
+// a write is a read-modify-write of the register (emulator/README.md,
+// "Scripts"). Numbers are decimal, 0x hex or 0b binary with `_` between
+// digits, and must fit in N bits (in the field). `#` starts a comment.
+// Every name is resolved against the Model when the script is parsed, and
+// every inject verb is offered to the behaviours, so a misspelt register,
+// field or verb fails before anything runs.
 //
 // Parsing never throws: every error is a diagnostic `SCRIPT:LINE:COL: error:`
 // with the line and a caret, rendered like the database's.
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,14 +67,26 @@ enum class ScriptOp : uint8_t {
   kSnapshot,
   kRestore,
   kExpectMetric,
+  kDump,
+  kPollStep,
 };
+
+inline constexpr uint32_t kNoField = ~uint32_t{0};
 
 // Where an access goes, resolved at parse time.
 struct ScriptTarget {
   SpaceId space = 0;
   uint64_t offset = 0;
   RegisterId reg = kNoRegister;  // the register named, or the one decoding at the offset
-  std::string display;           // "OASTATUS2 (mmio 0x2368)", for messages
+  std::string display;           // "OASTATUS2 (mmio 0x2368)", "CTRL.EN", for messages
+  // REG.FIELD: the field (an index into the register's fields) and its bits
+  // in register position. The command's value and mask are then in field
+  // units, i.e. shifted down by `field_shift`.
+  uint32_t field = kNoField;
+  uint64_t field_mask = 0;
+  unsigned field_shift = 0;
+
+  bool is_field() const { return field != kNoField; }
 };
 
 struct ScriptCommand {
@@ -74,9 +94,16 @@ struct ScriptCommand {
   regdb::SourceLoc loc;     // the command word; loc.line is the 1-based script line
   unsigned width = 0;       // access commands: 8, 16, 32 or 64
   ScriptTarget target;      // access commands
-  uint64_t value = 0;       // write/poke/expect/poll value; step nanoseconds; expect-irq 0 or 1
-  uint64_t mask = ~uint64_t{0};  // expect/poll: the bits compared (all N bits by default)
+  uint64_t value = 0;       // write/poke/expect/poll value; step and poll-step nanoseconds; expect-irq 0 or 1
+  uint64_t mask = ~uint64_t{0};  // expect/poll: the bits compared (all N bits, or all the field's, by default)
+  // write/poke of REG.FIELD: the register's bits carried over from a read
+  // before the write (0: no read), and bits written as 1 whatever was read
+  // (a masked register's enables, write-0-to-act bits left alone). The
+  // value written is (read & keep) | force | (value << field_shift).
+  uint64_t keep = 0;
+  uint64_t force = 0;
   uint64_t timeout_ns = 0;  // poll
+  uint64_t poll_step_ns = 0;  // poll: the interval set by the last `poll-step` before it; 0: the runner's default
   uint64_t address = 0;     // expect-msi: the message's address (`value` is its data)
   ViolationKind violation = ViolationKind::kUnmodelled;  // expect-violation
   std::string verb;                 // inject
@@ -85,6 +112,7 @@ struct ScriptCommand {
   std::string metric;               // expect-metric: the metric's name
   double expected = 0;              // expect-metric: its value
   double tolerance = 0;             // expect-metric: the largest difference accepted
+  std::optional<SpaceId> dump_space;  // dump: the space named, or none for every space
 };
 
 // Bounds that keep hostile input cheap: the whole text, one line, the errors kept.
@@ -92,6 +120,9 @@ struct ScriptLimits {
   size_t max_bytes = size_t{16} << 20;
   size_t max_line_length = 4096;  // before the `#` comment
   size_t error_limit = regdb::Diagnostics::kDefaultErrorLimit;
+  // After `poll-step D`, a poll reads every D exactly: one that could read
+  // more often than this (timeout / D + 1) is an error.
+  uint64_t max_poll_reads = 1'000'000;
 };
 
 struct Script {
@@ -108,6 +139,30 @@ struct Script {
 // Parses `text` (named `path` in messages) against `model`. The commands are
 // only meaningful when the result is ok().
 Script ParseScript(std::string text, std::string path, const Model& model, const ScriptLimits& limits = {});
+
+// Whether some behaviour of a model takes `inject VERB`: ParseScript asks
+// for each inject line, so one no behaviour takes fails before anything
+// runs. Behaviours do not list their verbs, so the verb is offered to
+// fresh instances of them on a scratch device of the model, without
+// arguments (each checks the verb first, and none acts without its
+// arguments); arguments are still checked when the inject runs. The scratch
+// device is made on the first question; `model` must outlive the check.
+class InjectVerbCheck {
+ public:
+  explicit InjectVerbCheck(const Model& model);
+  ~InjectVerbCheck();
+  InjectVerbCheck(const InjectVerbCheck&) = delete;
+  InjectVerbCheck& operator=(const InjectVerbCheck&) = delete;
+
+  // "" when a behaviour takes VERB; else why not, naming the behaviour when
+  // VERB is one's name, with a close match among the verbs that are names.
+  std::string Problem(const std::string& verb);
+
+ private:
+  class Probe;
+  const Model& model_;
+  std::unique_ptr<Probe> probe_;
+};
 
 // The command word as written in scripts: "write32", "step", "expect-violation".
 std::string ScriptCommandName(const ScriptCommand& command);

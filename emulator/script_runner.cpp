@@ -5,7 +5,9 @@
 #include <limits>
 #include <optional>
 #include <sstream>
+#include <tuple>
 
+#include "regemu/emulator/script_fields.hpp"
 #include "regemu/regdb/numbers.hpp"
 
 namespace regemu::emulator {
@@ -16,7 +18,10 @@ uint64_t WidthMask(unsigned width) { return width >= 64 ? ~uint64_t{0} : (uint64
 class Runner {
  public:
   Runner(const Script& script, Device& device, const RunOptions& options)
-      : script_(script), device_(device), options_(options) {}
+      : script_(script),
+        device_(device),
+        options_(options),
+        names_(device.model(), options.database) {}
 
   RunResult Run() {
     device_.SetPolicy(options_.policy);
@@ -90,25 +95,36 @@ class Runner {
   void Execute(const ScriptCommand& command) {
     const ScriptTarget& target = command.target;
     switch (command.op) {
-      case ScriptOp::kWrite: device_.Write(target.space, target.offset, command.width, command.value); return;
+      case ScriptOp::kWrite: {
+        uint64_t value = command.value;
+        if (target.is_field()) {  // read-modify-write (the parser planned keep and force)
+          uint64_t read = command.keep != 0 ? device_.Read(target.space, target.offset, command.width) : 0;
+          value = FieldWrite(command, read);
+        }
+        device_.Write(target.space, target.offset, command.width, value);
+        return;
+      }
       case ScriptOp::kRead:
         Print(command, device_.Read(target.space, target.offset, command.width));
         return;
       case ScriptOp::kExpect: {
         ++result_.checks;
         uint64_t value = device_.Read(target.space, target.offset, command.width);
-        if ((value & command.mask) != (command.value & command.mask)) {
-          Fail(command.loc, "expectation failed: " + Mismatch(command, value));
-        }
+        if (!Matches(command, value)) Fail(command.loc, "expectation failed: " + Mismatch(command, value));
         return;
       }
       case ScriptOp::kPoll: Poll(command); return;
       case ScriptOp::kPeek: Print(command, device_.Peek(target.space, target.offset, command.width)); return;
-      case ScriptOp::kPoke:
+      case ScriptOp::kPoke: {
+        uint64_t value = command.value;
+        if (target.is_field()) value = FieldWrite(command, device_.PeekRegister(target.reg));
         // The parser made sure a register holds these bytes.
-        device_.Poke(target.space, target.offset, command.width, command.value);
+        device_.Poke(target.space, target.offset, command.width, value);
         return;
+      }
       case ScriptOp::kStep: Advance(command, command.value); return;
+      case ScriptOp::kPollStep: return;  // the parser gave each later poll its step
+      case ScriptOp::kDump: Dump(command); return;
       case ScriptOp::kReset: device_.Reset(); return;
       case ScriptOp::kSnapshot: snapshot_ = device_.Snapshot(); return;
       case ScriptOp::kRestore:
@@ -186,24 +202,83 @@ class Runner {
     const ScriptTarget& target = command.target;
     uint64_t timeout = command.timeout_ns;
     uint64_t max_reads = std::max<uint64_t>(options_.max_poll_reads, 1);
-    uint64_t interval = std::max<uint64_t>({options_.min_poll_interval_ns, 1,
-                                            timeout / max_reads + (timeout % max_reads != 0 ? 1 : 0)});
+    uint64_t interval = command.poll_step_ns != 0
+                            ? command.poll_step_ns
+                            : std::max<uint64_t>({options_.min_poll_interval_ns, 1,
+                                                  timeout / max_reads + (timeout % max_reads != 0 ? 1 : 0)});
     uint64_t start = device_.now_ns();
+    ScriptPoll poll{command.loc, device_.access_count() + 1, 0};
     for (uint64_t reads = 1;; ++reads) {
       uint64_t before = device_.now_ns();
       uint64_t value = device_.Read(target.space, target.offset, command.width);
-      if ((value & command.mask) == (command.value & command.mask)) return;
+      poll.last_sequence = device_.access_count();
+      if (Matches(command, value)) break;
       uint64_t now = device_.now_ns();
       uint64_t elapsed = now - start;
       if (elapsed >= timeout) {
         Fail(command.loc, "poll timed out after " + std::to_string(elapsed) + "ns of virtual time and " +
                               std::to_string(reads) + " read(s): " + Mismatch(command, value));
-        return;
+        break;
       }
       uint64_t spent = now - before;  // the read's own access cost
       uint64_t wait = std::min(interval > spent ? interval - spent : 0, timeout - elapsed);
-      if (wait != 0 && !Advance(command, wait)) return;
+      if (wait != 0 && !Advance(command, wait)) break;
     }
+    result_.polls.push_back(poll);
+  }
+
+  // The value an access read, in the command's units: the field's, shifted down.
+  static uint64_t Operand(const ScriptCommand& command, uint64_t value) {
+    const ScriptTarget& target = command.target;
+    return target.is_field() ? (value & target.field_mask) >> target.field_shift : value;
+  }
+
+  static bool Matches(const ScriptCommand& command, uint64_t value) {
+    return (Operand(command, value) & command.mask) == (command.value & command.mask);
+  }
+
+  // What a write or poke of REG.FIELD puts in the register, given what was read.
+  static uint64_t FieldWrite(const ScriptCommand& command, uint64_t read) {
+    return (read & command.keep) | command.force | (command.value << command.target.field_shift);
+  }
+
+  // dump [SPACE]: one line per register, ordered by space and offset, with
+  // its fields; by the backdoor, so nothing happens to the device.
+  void Dump(const ScriptCommand& command) {
+    const Model& model = device_.model();
+    std::vector<uint64_t> values(model.registers().size());
+    device_.PeekRegisters(values);
+    std::vector<RegisterId> ids;
+    size_t space_width = 0, offset_width = 0, name_width = 0;
+    for (RegisterId id = 0; id < model.registers().size(); ++id) {
+      const RegisterModel& r = model.registers()[id];
+      if (command.dump_space && r.space != *command.dump_space) continue;
+      ids.push_back(id);
+      space_width = std::max(space_width, model.spaces()[r.space].name.size());
+      offset_width = std::max(offset_width, regdb::Hex(r.offset).size());
+      name_width = std::max(name_width, r.name.size());
+    }
+    std::sort(ids.begin(), ids.end(), [&](RegisterId a, RegisterId b) {
+      const RegisterModel& ra = model.registers()[a];
+      const RegisterModel& rb = model.registers()[b];
+      return std::tie(ra.space, ra.offset, a) < std::tie(rb.space, rb.offset, b);
+    });
+    auto padded = [](std::string text, size_t width) {
+      text.resize(std::max(text.size(), width), ' ');
+      return text;
+    };
+    std::string text = "dump";
+    if (command.dump_space) text += " " + model.spaces()[*command.dump_space].name;
+    text += ": " + std::to_string(ids.size()) + " register(s)";
+    for (RegisterId id : ids) {
+      const RegisterModel& r = model.registers()[id];
+      std::string line = "\n  " + padded(model.spaces()[r.space].name, space_width) + " " +
+                         padded(regdb::Hex(r.offset), offset_width) + " " + padded(r.name, name_width) + " = " +
+                         regdb::HexPadded(values[id], r.width);
+      if (std::string fields = names_.Fields(id, values[id]); !fields.empty()) line += "  " + fields;
+      text += line;
+    }
+    result_.values.push_back(ScriptValue{command.loc, std::move(text)});
   }
 
   bool Advance(const ScriptCommand& command, uint64_t ns) {
@@ -215,16 +290,37 @@ class Runner {
     return true;
   }
 
+  // "CTRL read 0x00001201, expected 0x00001301: HI=0x12, expected 0x13" or,
+  // for a field, "CTRL.HI read 0x12, expected 0x13 (CTRL = 0x00001201)".
   std::string Mismatch(const ScriptCommand& command, uint64_t value) const {
-    std::string text = command.target.display + " read " + regdb::HexPadded(value, command.width) + ", expected " +
+    const ScriptTarget& target = command.target;
+    if (target.is_field()) {
+      uint64_t field_bits = target.field_mask >> target.field_shift;
+      std::string text = target.display + " read " + names_.Text(target.reg, target.field, Operand(command, value)) +
+                         ", expected " + names_.Text(target.reg, target.field, command.value);
+      if (command.mask != field_bits) text += " under mask " + regdb::Hex(command.mask);
+      return text + " (" + device_.model().registers()[target.reg].name + " = " +
+             regdb::HexPadded(value, command.width) + ")";
+    }
+    std::string text = target.display + " read " + regdb::HexPadded(value, command.width) + ", expected " +
                        regdb::HexPadded(command.value, command.width);
     if (command.mask != WidthMask(command.width)) text += " under mask " + regdb::HexPadded(command.mask, command.width);
+    if (target.reg != kNoRegister) {
+      const RegisterModel& r = device_.model().registers()[target.reg];
+      bool indexed = device_.model().spaces()[target.space].indexed;
+      unsigned lane_shift = indexed ? 0 : static_cast<unsigned>((target.offset - r.offset) * 8);
+      std::string fields = names_.Differences(target.reg, lane_shift, value, command.value, command.mask);
+      if (!fields.empty()) text += ": " + fields;
+    }
     return text;
   }
 
   void Print(const ScriptCommand& command, uint64_t value) {
-    result_.values.push_back(ScriptValue{
-        command.loc, ScriptCommandName(command) + " " + command.target.display + " = " + regdb::HexPadded(value, command.width)});
+    const ScriptTarget& target = command.target;
+    std::string shown = target.is_field() ? names_.Text(target.reg, target.field, Operand(command, value))
+                                          : regdb::HexPadded(value, command.width);
+    result_.values.push_back(
+        ScriptValue{command.loc, ScriptCommandName(command) + " " + target.display + " = " + shown});
   }
 
   void Fail(regdb::SourceLoc loc, std::string message) {
@@ -234,6 +330,7 @@ class Runner {
   const Script& script_;
   Device& device_;
   const RunOptions& options_;
+  FieldValueNames names_;
   RunResult result_;
   std::vector<const ScriptCommand*> announced_;  // expect-violation lines for the next command
   size_t stored_ = 0;        // violations the device kept before the current command

@@ -92,17 +92,18 @@ TEST(ScriptParser, ANarrowerAccessByNameTakesTheRegistersLowBytes) {
 }
 
 TEST(ScriptParser, TimeResetInjectAndExpectations) {
-  Script script = Parse(
+  Script script = ParseScript(
       "step 500ns\n"
       "step 2us\n"
       "step 3ms\n"
       "step 1s\n"
       "reset\n"
-      "inject interrupt rcs0 0x0001\n"
+      "inject gt_iir rcs0 0x0001\n"
       "expect-irq 1\n"
       "expect-irq 0\n"
       "expect-violation read-only\n"
-      "write32 STATUS 0\n");
+      "write32 ISR 0\n",
+      "test.script", *script_testing::InjectModel());
   ASSERT_TRUE(script.ok()) << script.FormatErrors();
   ASSERT_THAT(script.commands, SizeIs(10));
   EXPECT_EQ(script.commands[0].value, 500u);
@@ -112,7 +113,7 @@ TEST(ScriptParser, TimeResetInjectAndExpectations) {
   EXPECT_EQ(script.commands[4].op, ScriptOp::kReset);
   const ScriptCommand& inject = script.commands[5];
   EXPECT_EQ(inject.op, ScriptOp::kInject);
-  EXPECT_EQ(inject.verb, "interrupt");
+  EXPECT_EQ(inject.verb, "gt_iir");  // its arguments are checked when it runs
   EXPECT_THAT(inject.args, ElementsAre("rcs0", "0x0001"));
   EXPECT_EQ(inject.verb_loc.column, 8u);
   EXPECT_EQ(script.commands[6].value, 1u);
@@ -337,6 +338,67 @@ TEST(ScriptParserErrors, RenderedLikeCompilerDiagnosticsWithTheLineAndACaret) {
 
 // ------------------------------------------------------------ hostile input
 
+// ------------------------------------------------------- inject, dump, poll-step
+
+Script ParseInject(const std::string& text) {
+  return ParseScript(text, "test.script", *script_testing::InjectModel());
+}
+
+TEST(ScriptParserInject, AVerbNoBehaviourTakesIsAnErrorBeforeAnythingRuns) {
+  Script script = ParseInject("write32 IER 1\ninject frob 1 2\ninject gt_irr 3\ninject gt_iir 3\n");
+  EXPECT_THAT(script.diagnostics.all(),
+              ElementsAre(ErrorAt(2, 8, "no behaviour of device 'i' handles 'inject frob'"),
+                          ErrorAt(3, 8, "no behaviour of device 'i' handles 'inject gt_irr' (did you mean "
+                                        "'gt_iir'?)")));
+}
+
+TEST(ScriptParserInject, ABehaviourThatTakesNoVerbIsNamed) {
+  Script script = ParseInject("inject ticker 1\n");
+  EXPECT_THAT(script.diagnostics.all(),
+              ElementsAre(ErrorAt(1, 8, "no behaviour of device 'i' handles 'inject ticker': behaviour 'ticker' "
+                                        "(counter) takes no inject verb named after it")));
+  // A device without behaviours takes none.
+  EXPECT_THAT(OnlyError("inject frob\n"), ErrorAt(1, 8, "no behaviour of device 't' handles 'inject frob'"));
+}
+
+TEST(ScriptParserInject, ArgumentsAreLeftToTheRun) {
+  Script script = ParseInject("inject gt_iir\ninject gt_iir 99 sideways\n");
+  EXPECT_TRUE(script.ok()) << script.FormatErrors();
+}
+
+TEST(ScriptParser, DumpTakesAnOptionalSpace) {
+  Script script = Parse("dump\ndump msr   # one space\n");
+  ASSERT_TRUE(script.ok()) << script.FormatErrors();
+  EXPECT_EQ(script.commands[0].op, ScriptOp::kDump);
+  EXPECT_FALSE(script.commands[0].dump_space.has_value());
+  EXPECT_EQ(script.commands[1].dump_space, Space("msr"));
+  EXPECT_THAT(OnlyError("dump mimo\n"), ErrorAt(1, 6, "unknown space 'mimo' (did you mean 'mmio'?) (dump takes a "
+                                                       "space, or nothing for every space)"));
+  EXPECT_THAT(OnlyError("dump mmio msr\n"), ErrorAt(1, 11, "unexpected 'msr' (usage: dump [SPACE])"));
+}
+
+TEST(ScriptParser, PollStepGivesEachLaterPollItsInterval) {
+  Script script = Parse("poll32 COUNT 1 timeout 1us\npoll-step 2us\npoll32 COUNT 1 timeout 1ms\n"
+                        "poll-step 5ns\npoll32 COUNT 1 timeout 1ms\n");
+  ASSERT_TRUE(script.ok()) << script.FormatErrors();
+  EXPECT_EQ(script.commands[0].poll_step_ns, 0u);  // the runner's default
+  EXPECT_EQ(script.commands[1].op, ScriptOp::kPollStep);
+  EXPECT_EQ(script.commands[1].value, 2'000u);
+  EXPECT_EQ(script.commands[2].poll_step_ns, 2'000u);
+  EXPECT_EQ(script.commands[4].poll_step_ns, 5u);
+}
+
+TEST(ScriptParserErrors, PollStepNeedsADurationAndBoundsThePollsReads) {
+  EXPECT_THAT(OnlyError("poll-step 0ns\n"), ErrorAt(1, 11, "the poll step must be at least 1ns"));
+  EXPECT_THAT(OnlyError("poll-step 10\n"), ErrorAt(1, 11, HasSubstr("bad duration")));
+  EXPECT_THAT(OnlyError("poll-step\n"), ErrorAt(1, 10, "missing DURATION (usage: poll-step DURATION)"));
+  Script script = Parse("poll-step 1ns\npoll32 COUNT 1 timeout 1ms\n", {.max_poll_reads = 1000});
+  EXPECT_THAT(script.diagnostics.all(),
+              ElementsAre(ErrorAt(2, 1, "this poll may read 1000001 times (its timeout every 1ns, the poll-step of "
+                                        "line 1); at most 1000: set a longer poll-step or a shorter timeout")));
+  EXPECT_TRUE(Parse("poll-step 1us\npoll32 COUNT 1 timeout 999us\n", {.max_poll_reads = 1000}).ok());
+}
+
 TEST(ScriptParserHostile, BinaryBytesOutsideCommentsAreErrorsWithTheirColumn) {
   EXPECT_THAT(OnlyError(std::string("write32 CTRL 1\x00\n", 16)),
               ErrorAt(1, 15, "unexpected byte 0x0: commands are ASCII text (anything may follow '#')"));
@@ -389,7 +451,8 @@ TEST(ScriptParserHostile, RandomBytesNeverThrow) {
   std::mt19937_64 random(42);
   const char* words[] = {"write32 ", "read8 ", "CTRL ", "mmio ", "0x10 ", "poll16 ", "mask ",
                          "timeout ", "1us ", "expect-violation ", "mbz ", "#", "\n", "\r\n",
-                         "step ", "inject ", "\t", "0b2 ", "99999999999999999999 "};
+                         "step ", "inject ", "\t", "0b2 ", "99999999999999999999 ", "CTRL.EN ",
+                         "CTRL.", ".HI ", "dump ", "poll-step "};
   for (int round = 0; round < 300; ++round) {
     std::string text;
     for (int i = 0; i < 60; ++i) {

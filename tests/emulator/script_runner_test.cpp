@@ -23,6 +23,7 @@ using ::testing::Field;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::SizeIs;
+using script_testing::Ran;
 using script_testing::TestModel;
 
 MATCHER_P2(FailureAt, line, message_matcher, "a failure at line " + std::to_string(line)) {
@@ -30,18 +31,6 @@ MATCHER_P2(FailureAt, line, message_matcher, "a failure at line " + std::to_stri
          ::testing::ExplainMatchResult(message_matcher, arg.message, result_listener);
 }
 
-struct Ran {
-  Script script;
-  std::unique_ptr<Device> device;
-  RunResult result;
-
-  std::string Failures() const {
-    std::string text;
-    for (const ScriptFailure& failure : result.failures) text += FormatScriptFailure(script, failure);
-    if (result.error) text += FormatScriptFailure(script, *result.error);
-    return text;
-  }
-};
 
 Ran RunText(const std::string& text, RunOptions options = {}, DeviceOptions device_options = {}) {
   Ran ran;
@@ -80,7 +69,7 @@ TEST(ScriptRunner, AFailedExpectationNamesItsLineAndTheRunGoesOn) {
   EXPECT_THAT(ran.result.failures,
               ElementsAre(FailureAt(1, "expectation failed: STATUS read 0x00000001, expected 0x00000002"),
                           FailureAt(3, "expectation failed: CTRL read 0x00000001, expected 0x00000000 under mask "
-                                       "0x00000001")));
+                                       "0x00000001: EN=1, expected 0")));
   EXPECT_EQ(ran.result.commands_run, 3u);
   EXPECT_EQ(FormatScriptFailure(ran.script, ran.result.failures[0]),
             "test.script:1:1: error: expectation failed: STATUS read 0x00000001, expected 0x00000002\n"
@@ -294,15 +283,125 @@ TEST(ScriptRunner, TimePastTwoToTheSixtyFourIsAScriptError) {
 
 // ------------------------------------------------------------------- inject
 
-TEST(ScriptRunner, AnInjectNoBehaviourTakesStopsTheRunAtItsVerb) {
-  Ran ran = RunText("reset\ninject frob 1 2\nwrite32 CTRL 1\n");
-  ASSERT_TRUE(ran.result.error.has_value());
-  EXPECT_EQ(ran.result.error->loc.line, 2u);
-  EXPECT_EQ(ran.result.error->loc.column, 8u);
-  EXPECT_THAT(ran.result.error->message, AllOf(HasSubstr("inject frob: "), HasSubstr("handles 'inject frob'")));
-  EXPECT_EQ(ran.result.commands_run, 2u);
-  EXPECT_EQ(ran.device->PeekRegister(*TestModel()->FindRegister("CTRL")), 0u);
-  EXPECT_FALSE(ran.result.passed());
+// (An inject no behaviour takes is a parse error: script_parser_test.cpp.)
+TEST(ScriptRunner, AnInjectWithBadArgumentsStopsTheRunAtItsVerb) {
+  std::shared_ptr<const Model> model = script_testing::InjectModel();
+  Script script = ParseScript("reset\ninject gt_iir 99\nwrite32 IER 1\n", "test.script", *model);
+  ASSERT_TRUE(script.ok()) << script.FormatErrors();
+  Device device(model);
+  RunResult result = RunScript(script, device);
+  ASSERT_TRUE(result.error.has_value());
+  EXPECT_EQ(result.error->loc.line, 2u);
+  EXPECT_EQ(result.error->loc.column, 8u);
+  EXPECT_THAT(result.error->message,
+              AllOf(HasSubstr("inject gt_iir: bad bit '99'"), HasSubstr("usage: inject gt_iir")));
+  EXPECT_EQ(result.commands_run, 2u);
+  EXPECT_EQ(device.PeekRegister(*model->FindRegister("IER")), 0u);
+  EXPECT_FALSE(result.passed());
+}
+
+// ------------------------------------------------------------------ poll-step
+
+TEST(ScriptRunner, PollStepSetsTheIntervalOfLaterPolls) {
+  // COUNT adds 1 every 100ns: read every 30ns, 4 arrives at t=400 and is read at 420.
+  Ran ran = RunText("poll-step 30ns\npoll32 COUNT 4 timeout 1us\n");
+  EXPECT_TRUE(ran.result.passed()) << ran.Failures();
+  EXPECT_EQ(ran.device->now_ns(), 420u);
+  EXPECT_EQ(Count(ran.device->Trace(), TraceOp::kRead), 15u);  // t = 0, 30, ..., 420
+}
+
+TEST(ScriptRunner, AnExplicitPollStepIsKeptForLongTimeouts) {
+  // Without a poll-step, a 100ms timeout polls every 10us (10,000 reads)
+  // and misses COUNT = 20 (t = 2us); with one, it polls every 1us.
+  DeviceOptions no_trace;
+  no_trace.trace_capacity = 0;
+  Ran coarse = RunText("poll32 COUNT 20 timeout 100ms\n", {}, no_trace);
+  EXPECT_THAT(coarse.result.failures, ElementsAre(FailureAt(1, HasSubstr("and 10001 read(s)"))));
+  Ran fine = RunText("poll-step 1us\npoll32 COUNT 20 timeout 100ms\n", {}, no_trace);
+  EXPECT_TRUE(fine.result.passed()) << fine.Failures();
+  EXPECT_EQ(fine.device->now_ns(), 2'000u);
+}
+
+TEST(ScriptRunner, EachPollListsItsTraceEntries) {
+  Ran ran = RunText("write32 CTRL 1\npoll32 COUNT 2 timeout 1us\npoll32 STATUS 1 timeout 1us\n");
+  ASSERT_TRUE(ran.result.passed()) << ran.Failures();
+  ASSERT_THAT(ran.result.polls, SizeIs(2));
+  EXPECT_EQ(ran.result.polls[0].loc.line, 2u);
+  EXPECT_EQ(ran.result.polls[0].first_sequence, 2u);   // after the write
+  EXPECT_EQ(ran.result.polls[0].last_sequence, 42u);   // 21 reads, 20 steps
+  EXPECT_EQ(ran.result.polls[1].first_sequence, 43u);
+  EXPECT_EQ(ran.result.polls[1].last_sequence, 43u);   // matched at once
+}
+
+// -------------------------------------------------------------------- dump
+
+TEST(ScriptRunner, DumpPrintsEveryRegisterWithItsFieldsByTheBackdoor) {
+  // CLEAR is clear-on-read: a dump must not clear it, nor show in the trace.
+  Ran ran = RunText("write32 CTRL 0x1201\ndump mmio\ndump\nexpect32 CLEAR 0xff\n");
+  ASSERT_TRUE(ran.result.passed()) << ran.Failures();
+  EXPECT_EQ(ran.device->access_count(), 2u) << "the write and the expect only";
+  ASSERT_THAT(ran.result.values, SizeIs(2));
+  EXPECT_EQ(ran.result.values[0].loc.line, 2u);
+  EXPECT_EQ(ran.result.values[0].text,
+            "dump mmio: 6 register(s)\n"
+            "  mmio 0x10 CTRL   = 0x00001201  HI=0x12 RSVD=0 EN=1\n"
+            "  mmio 0x14 STATUS = 0x00000001\n"
+            "  mmio 0x18 CLEAR  = 0x000000ff\n"
+            "  mmio 0x20 SMALL  = 0x0000\n"
+            "  mmio 0x30 COUNT  = 0x00000000\n"
+            "  mmio 0x40 WIDE   = 0x0000000000000000");
+  EXPECT_THAT(ran.result.values[1].text,
+              AllOf(HasSubstr("dump: 7 register(s)\n  mmio 0x10 CTRL     = 0x00001201  HI=0x12 RSVD=0 EN=1\n"),
+                    HasSubstr("\n  msr  0x10 PERF_CTL = 0x0000000000000000")));
+  EXPECT_THAT(ran.result.violations, IsEmpty());
+}
+
+TEST(ScriptRunner, DumpNamesEnumeratedValuesFromTheDatabase) {
+  const script_testing::CompiledDevice& fields = script_testing::FieldDevice();
+  Script script = ParseScript("dump aux\nwrite32 UART_CTL.MODE 1\ndump mmio\n", "test.script", *fields.model);
+  ASSERT_TRUE(script.ok()) << script.FormatErrors();
+  Device device(fields.model);
+  RunResult result = RunScript(script, device, {.database = &fields.loaded.database});
+  ASSERT_THAT(result.values, SizeIs(2));
+  EXPECT_EQ(result.values[0].text, "dump aux: 1 register(s)\n  aux 0x0 AUX_CTL = 0x00000000  ON=0");
+  EXPECT_THAT(result.values[1].text,
+              HasSubstr("  mmio 0x0  UART_CTL = 0x00000004  DIV=0 RXCOUNT=0 NACK=0 ERR=0 RSVD=0 MODE=1(SLOW) "
+                        "ENABLE=0\n"));
+}
+
+// ------------------------------------------------------------- trace rendering
+
+TEST(ScriptRunner, ThePrintedTraceCollapsesAPollsIdenticalReads) {
+  Ran ran = RunText("poll-step 20ns\npoll32 COUNT 2 timeout 1us\nread32 STATUS\nread32 STATUS\n");
+  ASSERT_TRUE(ran.result.passed()) << ran.Failures();
+  EXPECT_EQ(RenderRunTrace(*TestModel(), ran.device->Trace(), ran.result.polls),
+            "expect32 mmio 0x30 0x00000000  # t=0ns seq=1 COUNT: polled 5 times, the last at t=80ns\n"
+            "step 100ns  # the poll's waits, seq=2..10\n"
+            "expect32 mmio 0x30 0x00000001  # t=100ns seq=11 COUNT: polled 5 times, the last at t=180ns\n"
+            "step 100ns  # the poll's waits, seq=12..20\n"
+            "expect32 mmio 0x30 0x00000002  # t=200ns seq=21 COUNT\n"
+            // Reads outside polls stay one line each.
+            "expect32 mmio 0x14 0x00000001  # t=200ns seq=22 STATUS\n"
+            "expect32 mmio 0x14 0x00000001  # t=200ns seq=23 STATUS\n");
+}
+
+TEST(ScriptRunner, ACollapsedTraceReplaysToTheSameTimeAndState) {
+  DeviceOptions options;
+  options.access_cost_ns = 7;
+  Ran first = RunText("poll32 COUNT 3 timeout 1us\nwrite32 CTRL 0x100\npoll32 COUNT 0x100 timeout 250ns\n", {},
+                      options);
+  ASSERT_THAT(first.result.failures, SizeIs(1));  // the second poll times out
+  std::string trace = RenderRunTrace(*TestModel(), first.device->Trace(), first.result.polls);
+  // Reads take 7ns, so the 10ns interval is 7ns of access and a 3ns step.
+  EXPECT_THAT(trace, AllOf(HasSubstr("seq=1 COUNT: polled 10 times, the last at t=90ns\nstep 93ns  # the poll's waits, "
+                                     "seq=2..20\nexpect32 mmio 0x30 0x00000001  # t=100ns seq=21 COUNT"),
+                           HasSubstr("COUNT: polled 7 times, the last at t=564ns\nstep 60ns  # the poll's waits, "
+                                     "seq=102..113\n")));
+  Ran replay = RunText(trace, {}, options);
+  EXPECT_TRUE(replay.result.passed()) << replay.Failures();
+  EXPECT_EQ(replay.device->now_ns(), first.device->now_ns());
+  EXPECT_EQ(replay.device->PeekRegister(*TestModel()->FindRegister("CTRL")), 0x100u);
+  EXPECT_LT(replay.device->access_count(), first.device->access_count() / 4);
 }
 
 // ------------------------------------------------------------------- replay

@@ -1,6 +1,7 @@
 // `regemu run` as a user runs it: the binary, its exit codes and output.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -138,11 +139,19 @@ TEST_F(RegemuRunCli, AScriptErrorExitsTwoBeforeAnythingRuns) {
   EXPECT_THAT(r.out, IsEmpty());
 }
 
-TEST_F(RegemuRunCli, AnInjectNoBehaviourTakesIsAScriptError) {
+TEST_F(RegemuRunCli, AnInjectNoBehaviourTakesIsAScriptErrorBeforeAnythingRuns) {
   RunResult r = RunSmall("write32 CTRL 1\ninject frob\n");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("test.script:2:8: error: inject frob: no behaviour of device 'small'"));
-  EXPECT_THAT(r.out, HasSubstr("write32 mmio 0x0 0x00000001"));  // the trace up to the error
+  EXPECT_THAT(r.err, HasSubstr("test.script:2:8: error: no behaviour of device 'small' handles 'inject frob'"));
+  EXPECT_THAT(r.out, IsEmpty()) << "nothing ran";
+}
+
+TEST_F(RegemuRunCli, AnInjectWithBadArgumentsStopsTheRunWhereItIs) {
+  fs::path script = Write("irq.script", "write16 PCICMD 0x6\ninject pci-request 7\n");
+  RunResult r = Run("run yaml/icl '" + script.string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("irq.script:2:8: error: inject pci-request: pci-request takes 0"));
+  EXPECT_THAT(r.out, HasSubstr("write16 config 0x4 0x0006"));  // the trace up to the error
 }
 
 TEST_F(RegemuRunCli, ADatabaseErrorExitsTwoWithItsDiagnostics) {
@@ -177,6 +186,69 @@ TEST_F(RegemuRunCli, BinaryScriptIsACleanScriptError) {
   EXPECT_THAT(r.err, HasSubstr("test.script:2:1: error: unexpected byte 0x7f"));
 }
 
+// ----------------------------------------------------------- stdin, fields
+
+TEST_F(RegemuRunCli, ADashReadsTheScriptFromStandardInput) {
+  fs::path script = Write("in.script", "write32 CTRL 5\nexpect32 CTRL 5\nread32 STATUS\n");
+  RunResult r = Run("run '" + db_ + "' - < '" + script.string() + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, AllOf(HasSubstr("write32 mmio 0x0 0x00000005"),
+                           HasSubstr("<stdin>:3: read32 STATUS = 0x00000001\n"),
+                           HasSubstr("PASS <stdin>: 3 command(s), 1 check(s)")));
+  // Errors name <stdin> and the line.
+  fs::path bad = Write("bad.script", "reset\nexpect32 CTRL.EN 1\n");
+  RunResult error = Run("run '" + db_ + "' - < '" + bad.string() + "'");
+  EXPECT_EQ(error.exit_code, 2);
+  EXPECT_THAT(error.err, HasSubstr("<stdin>:2:15: error: register 'CTRL' has no fields: name the whole register"));
+  // Nothing on standard input is an empty script.
+  EXPECT_EQ(Run("run '" + db_ + "' - < /dev/null").exit_code, 0);
+}
+
+TEST_F(RegemuRunCli, FieldsByNameWithEnumeratedValuesInFailures) {
+  // RING_CTL.REPORT is enumerated (NO_REPORT, REPORT_64K, REPORT_128K).
+  RunResult r = Run("run yaml/icl tests/scripts/icl_ring_setup_fields.script");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  fs::path script = Write("ring.script", "write16 PCICMD.MSE 1\nwrite32 FORCEWAKE_RENDER_GEN9.KERNEL 1\nstep 1us\n"
+                                         "write32 RCS0_RING_CTL.REPORT 2\nexpect32 RCS0_RING_CTL.REPORT 1\n"
+                                         "expect32 RCS0_RING_CTL 0x1\n");
+  RunResult failed = Run("run yaml/icl '" + script.string() + "'");
+  EXPECT_EQ(failed.exit_code, 1);
+  EXPECT_THAT(failed.out, AllOf(HasSubstr("ring.script:5:1: error: expectation failed: RCS0_RING_CTL.REPORT read "
+                                          "2(REPORT_128K), expected 1(REPORT_64K) (RCS0_RING_CTL = 0x00000004)"),
+                                HasSubstr("ring.script:6:1: error: expectation failed: RCS0_RING_CTL read 0x00000004, "
+                                          "expected 0x00000001: REPORT=2(REPORT_128K), expected 0(NO_REPORT); "
+                                          "RING_VALID=0, expected 1")));
+}
+
+TEST_F(RegemuRunCli, QuietPrintsOnlyFailuresAndTheResult) {
+  RunResult passed = RunSmall("write32 CTRL 5\nread32 CTRL\nexpect-violation read-only\nwrite32 STATUS 0\n", "--quiet");
+  EXPECT_EQ(passed.exit_code, 0);
+  EXPECT_THAT(passed.out, StartsWith("PASS "));
+  EXPECT_EQ(std::count(passed.out.begin(), passed.out.end(), '\n'), 1) << passed.out;
+
+  RunResult failed = RunSmall("write32 CTRL 5\nexpect32 CTRL 6\nwrite32 STATUS 0\nread32 CTRL\n", "--quiet");
+  EXPECT_EQ(failed.exit_code, 1);
+  // No trace (its lines start a line; a violation's context indents them), no values.
+  EXPECT_THAT(failed.out, AllOf(StartsWith((dir_ / "test.script").string() + ":2:1: error: expectation failed: CTRL "
+                                                                            "read 0x00000005"),
+                                HasSubstr("test.script:3: error: violation not announced by expect-violation: "
+                                          "read-only"),
+                                HasSubstr("\nFAIL "), Not(HasSubstr("\nwrite32 mmio")),
+                                Not(HasSubstr("read32 CTRL ="))));
+  EXPECT_THAT(failed.err, IsEmpty());
+}
+
+TEST_F(RegemuRunCli, ThePrintedTraceCollapsesPolls) {
+  RunResult r = Run("run yaml/icl tests/scripts/icl_ring_setup_fields.script");
+  EXPECT_THAT(r.out, HasSubstr("expect32 mmio 0xd84 0x00000000  # t=0ns seq=9 FORCEWAKE_ACK_RENDER_GEN9: polled 5 "
+                               "times, the last at t=400ns\nstep 500ns  # the poll's waits, seq=10..18\n"
+                               "expect32 mmio 0xd84 0x00000001  # t=500ns seq=19"));
+  // ...and the collapsed trace still replays.
+  std::string trace = r.out.substr(0, r.out.find("\n\n") + 1);
+  RunResult replay = Run("run yaml/icl '" + Write("replay.script", trace).string() + "'");
+  EXPECT_EQ(replay.exit_code, 0) << replay.out << replay.err;
+}
+
 // ---------------------------------------------------------------- options
 
 TEST_F(RegemuRunCli, AccessCostMovesVirtualTime) {
@@ -209,7 +281,8 @@ TEST_F(RegemuRunCli, ThePrintedTraceReplaysToTheSameTrace) {
 TEST_F(RegemuRunCli, HelpNamesTheOptionsAndTheTraceDefault) {
   RunResult help = Run("run --help");
   EXPECT_EQ(help.exit_code, 0);
-  EXPECT_THAT(help.out, AllOf(HasSubstr("--lenient"), HasSubstr("--trace-capacity"), HasSubstr("65536"),
+  EXPECT_THAT(help.out, AllOf(HasSubstr("--lenient"), HasSubstr("--quiet"), HasSubstr("- reads stdin"),
+                              HasSubstr("--trace-capacity"), HasSubstr("65536"),
                               HasSubstr("--access-cost"), HasSubstr("--oa-recording"),
                               HasSubstr("--oa-metric-set"), HasSubstr("SCRIPT")));
   EXPECT_THAT(Run("--help").out, AllOf(HasSubstr("check"), HasSubstr("run")));

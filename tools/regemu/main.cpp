@@ -68,10 +68,11 @@ int main(int argc, char** argv) {
   run_cmd->add_option("DB", run.database, "A database file or a device folder holding device.yaml")->required();
   run_cmd
       ->add_option("SCRIPT", run.script,
-                   "The script: one command per line (" + ReadmePath() + ", section `regemu run`)")
+                   "The script, one command per line; - reads stdin (" + ReadmePath() + ", section `regemu run`)")
       ->required();
   run_cmd->add_flag("--lenient", run.lenient,
                     "Record violations without failing (default: strict, an unannounced violation fails)");
+  run_cmd->add_flag("--quiet", run.quiet, "Print only failed expectations, unannounced violations and the result line");
   run_cmd->add_option("--trace-capacity", run.trace_capacity,
                       "Trace entries kept; older ones are dropped (default 65536, 0: no trace)")
       ->check(CLI::Range(0, 1 << 22));

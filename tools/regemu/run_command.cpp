@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <ostream>
 #include <utility>
@@ -23,8 +24,11 @@ namespace {
 using emulator::RunResult;
 using emulator::Script;
 
-// The trace, oldest first, as script lines; says so when the ring dropped some.
-void PrintTrace(std::ostream& out, const emulator::Device& device, size_t capacity) {
+constexpr const char* kStdinName = "<stdin>";  // the script's name in messages when it is `-`
+
+// The trace, oldest first, as script lines with polls collapsed; says so
+// when the ring dropped some.
+void PrintTrace(std::ostream& out, const emulator::Device& device, size_t capacity, const RunResult& result) {
   std::vector<emulator::TraceEntry> trace = device.Trace();
   if (capacity == 0) {
     out << "# trace: off (--trace-capacity 0)\n";
@@ -35,18 +39,20 @@ void PrintTrace(std::ostream& out, const emulator::Device& device, size_t capaci
     out << "# trace: the first " << total - trace.size() << " of " << total
         << " entries are not shown (--trace-capacity " << capacity << ")\n";
   }
-  out << emulator::RenderTrace(device.model(), trace);
+  out << emulator::RenderRunTrace(device.model(), trace, result.polls);
 }
 
 std::string Prefix(const Script& script, regdb::SourceLoc loc) {
   return script.sources.file(script.file).path + ":" + std::to_string(loc.line) + ": ";
 }
 
-// Values, failures and violations in script-line order, then the summary.
+// Values, failures and violations in script-line order, then the summary;
+// `quiet` leaves out values and announced violations.
 void PrintReport(std::ostream& out, const Script& script, const emulator::Device& device, const RunResult& result,
-                 bool lenient) {
+                 bool lenient, bool quiet) {
   std::vector<std::pair<uint32_t, std::string>> lines;  // (script line, text), stably sorted below
   for (const emulator::ScriptValue& value : result.values) {
+    if (quiet) break;
     lines.emplace_back(value.loc.line, Prefix(script, value.loc) + value.text + "\n");
   }
   for (const emulator::ScriptFailure& failure : result.failures) {
@@ -57,6 +63,7 @@ void PrintReport(std::ostream& out, const Script& script, const emulator::Device
     std::string text = Prefix(script, v.loc);
     if (v.announced) {
       ++announced;
+      if (quiet) continue;
       text += "announced violation: " + v.violation.Summary() + "\n";
     } else if (v.violation.fails) {
       text += "error: violation not announced by expect-violation: " + v.violation.Describe(device.model());
@@ -78,9 +85,30 @@ void PrintReport(std::ostream& out, const Script& script, const emulator::Device
       << device.violation_count() - announced << " not announced (" << (lenient ? "lenient" : "strict") << ")\n";
 }
 
+// Reads at most `max_bytes` of `in` into `text`, in chunks so that a small
+// script does not pay for the limit's worth of memory.
+bool ReadAll(std::istream& in, const std::string& name, size_t max_bytes, std::string& text, std::ostream& err) {
+  std::string buffer;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    buffer.append(chunk, static_cast<size_t>(in.gcount()));
+    if (buffer.size() > max_bytes) {
+      err << "regemu run: " << name << ": the script is larger than " << max_bytes << " bytes\n";
+      return false;
+    }
+  }
+  if (in.bad()) {
+    err << "regemu run: cannot read " << name << "\n";
+    return false;
+  }
+  text = std::move(buffer);
+  return true;
+}
+
 // Reads the script into `text`, or reports why it cannot and returns false.
-// Pipes work too (`<(generate-script)`); at most `max_bytes` are read.
+// `-` is standard input; pipes work too (`<(generate-script)`).
 bool ReadScript(const std::string& path, size_t max_bytes, std::string& text, std::ostream& err) {
+  if (path == "-") return ReadAll(std::cin, kStdinName, max_bytes, text, err);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
     err << "regemu run: no such script file: " << path << "\n";
@@ -95,22 +123,7 @@ bool ReadScript(const std::string& path, size_t max_bytes, std::string& text, st
     err << "regemu run: cannot read " << path << "\n";
     return false;
   }
-  // Chunks, so a small script does not pay for the limit's worth of memory.
-  std::string buffer;
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-    buffer.append(chunk, static_cast<size_t>(in.gcount()));
-    if (buffer.size() > max_bytes) {
-      err << "regemu run: " << path << ": the script is larger than " << max_bytes << " bytes\n";
-      return false;
-    }
-  }
-  if (in.bad()) {
-    err << "regemu run: cannot read " << path << "\n";
-    return false;
-  }
-  text = std::move(buffer);
-  return true;
+  return ReadAll(in, path, max_bytes, text, err);
 }
 
 }  // namespace
@@ -148,7 +161,8 @@ int RunRunCommand(const RunCommandOptions& options, std::ostream& out, std::ostr
     return 2;
   }
 
-  Script script = emulator::ParseScript(std::move(text), options.script, *compiled.model, limits);
+  Script script = emulator::ParseScript(std::move(text), options.script == "-" ? kStdinName : options.script,
+                                        *compiled.model, limits);
   if (!script.ok()) {
     err << script.FormatErrors();
     return 2;
@@ -168,17 +182,20 @@ int RunRunCommand(const RunCommandOptions& options, std::ostream& out, std::ostr
   emulator::Device device(compiled.model, device_options);
   emulator::RunOptions run_options;
   run_options.policy = options.lenient ? emulator::ViolationPolicy::Lenient() : emulator::ViolationPolicy::Strict();
+  run_options.database = &loaded.database;
   RunResult result = emulator::RunScript(script, device, run_options);
 
-  PrintTrace(out, device, options.trace_capacity);
-  out << "\n";
+  if (!options.quiet) {
+    PrintTrace(out, device, options.trace_capacity, result);
+    out << "\n";
+  }
   if (result.error) {
     err << FormatScriptFailure(script, *result.error);
     // What the unit reported before the error is still worth reading.
     if (recording) recording->Finish(out, err);
     return 2;
   }
-  PrintReport(out, script, device, result, options.lenient);
+  PrintReport(out, script, device, result, options.lenient, options.quiet);
   if (recording && !recording->Finish(out, err)) return 2;
   return result.passed() ? 0 : 1;
 }

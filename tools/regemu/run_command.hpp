@@ -1,10 +1,11 @@
 #pragma once
-// `regemu run [--lenient] [--trace-capacity N] [--access-cost DURATION]
+// `regemu run [--lenient] [--quiet] [--trace-capacity N] [--access-cost DURATION]
 // [--oa-recording FILE [--oa-metric-set NAME]] DB SCRIPT`: load and check a
-// database, run a script against a fresh device, print the trace (as script
-// lines that replay it), what the script read, failed expectations,
-// violations and a summary; optionally export the OA unit's reports as an
-// i915-perf recording (oa_recording.hpp).
+// database, run a script (`-`: standard input) against a fresh device, print
+// the trace (as script lines that replay it, polls collapsed), what the
+// script read, failed expectations, violations and a summary (`--quiet`:
+// only failures, unannounced violations and the summary); optionally export
+// the OA unit's reports as an i915-perf recording (oa_recording.hpp).
 
 #include <cstddef>
 #include <iosfwd>
@@ -14,8 +15,9 @@ namespace regemu::tools {
 
 struct RunCommandOptions {
   std::string database;
-  std::string script;
+  std::string script;  // a file, or "-" for standard input (named <stdin> in messages)
   bool lenient = false;
+  bool quiet = false;  // no trace, values or announced violations
   // Big enough for typical scripts and a few long polls; older entries are
   // dropped (and the drop is announced) past it.
   size_t trace_capacity = 65536;
