@@ -2,15 +2,16 @@
 
 #include <algorithm>
 #include <cctype>
-#include <filesystem>
 #include <iomanip>
 #include <ostream>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
 #include "regemu/regdb/behaviour_configs/event_counters.hpp"
 #include "regemu/regdb/loader.hpp"
 #include "regemu/regdb/numbers.hpp"
+#include "tools/regemu/register_lookup.hpp"
 
 namespace regemu::tools {
 namespace {
@@ -55,17 +56,9 @@ void PrintMetrics(const Config& config, const std::string& grep, std::ostream& o
 }  // namespace
 
 int RunEvents(const EventsOptions& options, std::ostream& out, std::ostream& err) {
-  std::error_code ec;
-  if (!std::filesystem::exists(options.database, ec)) {
-    err << "regemu events: no such file or folder: " << options.database << "\n";
-    return 2;
-  }
-  regdb::LoadedDatabase loaded = regdb::LoadAndCheck(options.database);
-  if (loaded.diagnostics.has_errors()) {
-    err << regdb::FormatDiagnostics(loaded.sources, loaded.diagnostics);
-    err << "regemu events: " << options.database << " has errors (regemu check " << options.database << ")\n";
-    return 1;
-  }
+  auto loaded_or_status = LoadForReading(options.database, "events", err);
+  if (const int* status = std::get_if<int>(&loaded_or_status)) return *status;
+  const regdb::LoadedDatabase& loaded = std::get<regdb::LoadedDatabase>(loaded_or_status);
   std::string grep = Lower(options.grep);
   nlohmann::json catalogs = nlohmann::json::array();
   bool any_catalog = false;

@@ -1,7 +1,8 @@
 #pragma once
 // What `regemu show` and `regemu decode` share: a checked database loaded
-// for reading, a register name as a user typed it (an unknown one answered
-// with the nearest name), and a register's fields as both list them.
+// for reading (`regemu events` loads its database the same way), a register
+// name as a user typed it (an unknown one answered with the nearest name),
+// and a register's fields as both list them.
 
 #include <cstdint>
 #include <iosfwd>
