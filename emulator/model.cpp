@@ -18,6 +18,13 @@ std::string_view RegisterModel::FieldAt(uint64_t bits) const {
   return {};
 }
 
+const FieldModel* RegisterModel::FindField(std::string_view field_name) const {
+  for (const FieldModel& field : fields) {
+    if (field.name == field_name) return &field;
+  }
+  return nullptr;
+}
+
 const RangeModel* SpaceModel::RangeAt(uint64_t offset) const {
   auto it = std::upper_bound(ranges.begin(), ranges.end(), offset,
                              [](uint64_t value, const RangeModel& range) { return value < range.base; });

@@ -4,6 +4,7 @@
 // programs. One Model is shared, read-only, by any number of Devices and
 // threads; creating a Device from it is cheap.
 
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -24,6 +25,9 @@ class BehaviourProgram;
 struct FieldModel {
   std::string name;
   uint64_t mask = 0;
+
+  // Where the field's bits start: its value is (register & mask) >> shift().
+  unsigned shift() const { return mask == 0 ? 0 : static_cast<unsigned>(std::countr_zero(mask)); }
 };
 
 struct RegisterModel {
@@ -64,6 +68,8 @@ struct RegisterModel {
   bool has(Flags flag) const { return (flags & flag) != 0; }
   // The field holding the lowest set bit of `bits`, or "".
   std::string_view FieldAt(uint64_t bits) const;
+  // The field named `field_name`, or nullptr.
+  const FieldModel* FindField(std::string_view field_name) const;
 };
 
 // The part of a register the whole-register fast path reads, 16 bytes per

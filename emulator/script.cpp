@@ -325,18 +325,17 @@ class Parser {
   // FIELD of `reg` at `column`: where its bits are, whether the command can
   // reach them, and for writes what the read-modify-write keeps.
   bool ParseField(const RegisterModel& reg, std::string_view name, uint32_t column, ScriptCommand& command) {
-    auto field = std::find_if(reg.fields.begin(), reg.fields.end(),
-                              [&](const FieldModel& f) { return f.name == name; });
-    if (field == reg.fields.end()) {
+    const FieldModel* field = reg.FindField(name);
+    if (field == nullptr) {
       ErrorAt(column, reg.fields.empty() ? "register '" + reg.name + "' has no fields: name the whole register"
                                          : "register '" + reg.name + "' has no field '" + std::string(name) + "'" +
                                                Suggest(name, regdb::NamesOf(reg.fields)));
       return false;
     }
     ScriptTarget& target = command.target;
-    target.field = static_cast<uint32_t>(field - reg.fields.begin());
+    target.field = static_cast<uint32_t>(field - reg.fields.data());
     target.field_mask = field->mask;
-    target.field_shift = static_cast<unsigned>(std::countr_zero(field->mask));
+    target.field_shift = field->shift();
     target.display = reg.name + "." + field->name;
     const std::string what = "field '" + field->name + "' of '" + reg.name + "' (bits " + BitsText(field->mask) + ")";
     uint64_t access = WidthMask(command.width);

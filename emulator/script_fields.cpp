@@ -20,8 +20,6 @@ std::vector<uint32_t> HighFirst(const RegisterModel& reg) {
   return order;
 }
 
-unsigned Shift(uint64_t mask) { return mask == 0 ? 0 : static_cast<unsigned>(std::countr_zero(mask)); }
-
 }  // namespace
 
 const regdb::Field* FieldValueNames::DatabaseField(RegisterId reg, uint32_t field) const {
@@ -47,7 +45,7 @@ std::string FieldValueNames::Fields(RegisterId reg, uint64_t value) const {
   std::string text;
   for (uint32_t i : HighFirst(r)) {
     const FieldModel& f = r.fields[i];
-    text += (text.empty() ? "" : " ") + f.name + "=" + Text(reg, i, (value & f.mask) >> Shift(f.mask));
+    text += (text.empty() ? "" : " ") + f.name + "=" + Text(reg, i, (value & f.mask) >> f.shift());
   }
   return text;
 }
@@ -67,7 +65,7 @@ std::string FieldValueNames::Differences(RegisterId reg, unsigned lane_shift, ui
     const FieldModel& f = r.fields[i];
     unnamed &= ~f.mask;
     if (((a ^ e) & f.mask) == 0) continue;
-    unsigned shift = Shift(f.mask);
+    unsigned shift = f.shift();
     text += (text.empty() ? "" : "; ") + f.name + "=" + Text(reg, i, (a & f.mask) >> shift) + ", expected " +
             Text(reg, i, (e & f.mask) >> shift);
   }

@@ -14,6 +14,7 @@ namespace {
 struct ResolvedField {
   emulator::RegisterId reg = emulator::kNoRegister;
   uint64_t mask = ~uint64_t{0};
+  unsigned shift = 0;  // where the field starts (0: the whole register)
   std::string error;  // why it did not resolve
 };
 
@@ -36,22 +37,16 @@ ResolvedField Resolve(const emulator::Model& model, const std::string& path) {
   result.mask = r.width_mask;
   if (path.size() == reg_name.size()) return result;
   std::string field_name = path.substr(reg_name.size() + 1);
-  auto field = std::find_if(r.fields.begin(), r.fields.end(),
-                            [&](const emulator::FieldModel& f) { return f.name == field_name; });
-  if (field == r.fields.end()) {
+  const emulator::FieldModel* field = r.FindField(field_name);
+  if (field == nullptr) {
     result.reg = emulator::kNoRegister;
     result.error = "register '" + reg_name + "' has no field '" + field_name + "'" +
                    regdb::DidYouMean(field_name, regdb::NamesOf(r.fields));
     return result;
   }
   result.mask = field->mask;
+  result.shift = field->shift();
   return result;
-}
-
-unsigned Shift(uint64_t mask) {
-  unsigned shift = 0;
-  while (shift < 63 && ((mask >> shift) & 1) == 0) ++shift;
-  return shift;
 }
 
 bool Matches(const AccessPattern& pattern, emulator::RegisterId reg, const emulator::TraceEntry& entry) {
@@ -66,7 +61,7 @@ bool FieldIsMatcher::MatchAndExplain(const emulator::Device& device, std::ostrea
     if (os) *os << field.error;
     return false;
   }
-  uint64_t actual = (device.PeekRegister(field.reg) & field.mask) >> Shift(field.mask);
+  uint64_t actual = (device.PeekRegister(field.reg) & field.mask) >> field.shift;
   if (os) *os << path_ << " is " << regdb::Hex(actual);
   return actual == expected_;
 }
