@@ -13,6 +13,7 @@
 #include "regemu/regdb/spelling.hpp"
 #include "tools/regemu/check_command.hpp"
 #include "tools/regemu/decode_command.hpp"
+#include "tools/regemu/doc_command.hpp"
 #include "tools/regemu/events_command.hpp"
 #include "tools/regemu/header_command.hpp"
 #include "tools/regemu/run_command.hpp"
@@ -123,6 +124,13 @@ int main(int argc, char** argv) {
   events_cmd->add_option("--grep", events.grep, "Only events whose name contains this text (case-insensitive)");
   events_cmd->add_flag("--json", events.json, "Print the catalog as JSON");
 
+  regemu::tools::DocOptions doc;
+  CLI::App* doc_cmd =
+      app.add_subcommand("doc", "Write a device's register map as static HTML pages (bit-field pictures, address maps)");
+  doc_cmd->add_option("DB", doc.database, "A database file or a device folder holding device.yaml")->required();
+  doc_cmd->add_option("-o,--output", doc.output, "The folder to write the site into (new, empty, or an earlier map)")
+      ->required();
+
   if (ReportUnknownSubcommand(app, argc, argv)) return 2;
   try {
     app.parse(argc, argv);
@@ -140,6 +148,7 @@ int main(int argc, char** argv) {
   try {
     if (check_cmd->parsed()) return regemu::tools::RunCheck(check, std::cout, std::cerr);
     if (decode_cmd->parsed()) return regemu::tools::RunDecode(decode, std::cout, std::cerr);
+    if (doc_cmd->parsed()) return regemu::tools::RunDoc(doc, std::cout, std::cerr);
     if (events_cmd->parsed()) return regemu::tools::RunEvents(events, std::cout, std::cerr);
     if (header_cmd->parsed()) return regemu::tools::RunHeader(header, std::cout, std::cerr);
     if (run_cmd->parsed()) return regemu::tools::RunRunCommand(run, std::cout, std::cerr);

@@ -1,0 +1,19 @@
+#pragma once
+// The pictures and tables of behaviour pages, one per kind that has one
+// worth drawing: the force-wake domain map, the Gen11 interrupt tree, the OA
+// unit's report layouts and counters, an event-counter catalog. Each returns
+// "" for a behaviour of another kind.
+
+#include <string>
+
+#include "regemu/regdb/database.hpp"
+#include "tools/docgen/site.hpp"
+
+namespace regemu::docgen {
+
+std::string ForcewakeMap(const Site& site, const regdb::BehaviourSpec& spec);
+std::string Gen11InterruptTree(const Site& site, const regdb::BehaviourSpec& spec);
+std::string OaReportLayouts(const Site& site, const regdb::BehaviourSpec& spec);
+std::string EventCatalog(const Site& site, const regdb::BehaviourSpec& spec);
+
+}  // namespace regemu::docgen

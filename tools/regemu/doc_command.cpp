@@ -1,0 +1,32 @@
+#include "tools/regemu/doc_command.hpp"
+
+#include <chrono>
+#include <ostream>
+
+#include "tools/docgen/doc_site.hpp"
+#include "tools/regemu/register_lookup.hpp"
+
+namespace regemu::tools {
+
+int RunDoc(const DocOptions& options, std::ostream& out, std::ostream& err) {
+  auto start = std::chrono::steady_clock::now();
+  auto loaded = LoadForReading(options.database, "doc", err);
+  if (const int* status = std::get_if<int>(&loaded)) return *status;
+  const regdb::LoadedDatabase& db = std::get<regdb::LoadedDatabase>(loaded);
+
+  docgen::CoverageMarks coverage;
+  docgen::DocSiteStats stats;
+  std::string error;
+  if (!docgen::WriteDocSite(db, coverage, options.output, stats, error)) {
+    err << "regemu doc: " << error << "\n";
+    return 1;
+  }
+  // Wall time, for the user: how long a map of this size takes.
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out << "regemu doc: wrote " << stats.pages << " files (" << (stats.bytes + 512 * 1024) / (1024 * 1024) << " MiB) for "
+      << db.database.registers.size() << " registers to " << options.output << " in " << static_cast<int>(seconds * 1000)
+      << " ms; open " << options.output << "/index.html\n";
+  return 0;
+}
+
+}  // namespace regemu::tools

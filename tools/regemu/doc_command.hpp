@@ -1,0 +1,20 @@
+#pragma once
+// `regemu doc DB -o DIR`: a device's register map as a static HTML site
+// (tools/docgen/doc_site.hpp), optionally painted with a test run's coverage.
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace regemu::tools {
+
+struct DocOptions {
+  std::string database;
+  std::string output;
+};
+
+// Exit status: 0 written, 1 the database has errors or a page cannot be
+// written, 2 the path does not exist.
+int RunDoc(const DocOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace regemu::tools
