@@ -8,9 +8,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-std::string Seconds(std::chrono::milliseconds timeout) {
-  return std::to_string(static_cast<double>(timeout.count()) / 1000.0).substr(0, 4) + " s";
-}
+std::string Milliseconds(std::chrono::milliseconds timeout) { return std::to_string(timeout.count()) + " ms"; }
 
 }  // namespace
 
@@ -30,7 +28,7 @@ CdpClient::Json CdpClient::Call(const std::string& method, const Json& params, c
     }
     return answer->value("result", Json::object());
   }
-  throw std::runtime_error("CDP " + method + ": chromium did not answer within " + Seconds(timeout));
+  throw std::runtime_error("CDP " + method + ": chromium did not answer within " + Milliseconds(timeout));
 }
 
 CdpClient::Json CdpClient::WaitForEvent(const std::string& method, const std::string& session,
@@ -45,7 +43,7 @@ CdpClient::Json CdpClient::WaitForEvent(const std::string& method, const std::st
       }
     }
     if (Clock::now() >= deadline) {
-      throw std::runtime_error("CDP event " + method + " did not arrive within " + Seconds(timeout));
+      throw std::runtime_error("CDP event " + method + " did not arrive within " + Milliseconds(timeout));
     }
     ReadAnswer(deadline);
   }

@@ -29,9 +29,7 @@ namespace {
 // its process group is killed.
 constexpr std::chrono::milliseconds kExitGrace{3000};
 
-[[noreturn]] void ThrowErrno(const std::string& what) {
-  throw std::runtime_error(what + ": " + std::strerror(errno));
-}
+[[noreturn]] void ThrowErrno(const std::string& what) { throw std::runtime_error(what + ": " + std::strerror(errno)); }
 
 int MillisecondsUntil(Clock::time_point deadline) {
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();

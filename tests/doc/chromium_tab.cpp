@@ -47,8 +47,8 @@ std::string ArgumentsText(const Json& args) {
 ChromiumTab::ChromiumTab(const std::filesystem::path& chromium) : process_(chromium), cdp_(process_) {
   cdp_.SetListener([this](const Json& event) { NoteConsoleError(event); });
   Json target = cdp_.Call("Target.createTarget", {{"url", "about:blank"}}, "", kCallTimeout);
-  Json attached = cdp_.Call("Target.attachToTarget", {{"targetId", target["targetId"]}, {"flatten", true}}, "",
-                            kCallTimeout);
+  Json attached =
+      cdp_.Call("Target.attachToTarget", {{"targetId", target["targetId"]}, {"flatten", true}}, "", kCallTimeout);
   session_ = attached["sessionId"].get<std::string>();
   Call("Page.enable");
   Call("Runtime.enable");
@@ -73,8 +73,7 @@ void ChromiumTab::Navigate(const std::string& url) {
 }
 
 Json ChromiumTab::Evaluate(const std::string& expression) {
-  Json answer =
-      Call("Runtime.evaluate", {{"expression", expression}, {"returnByValue", true}, {"awaitPromise", true}});
+  Json answer = Call("Runtime.evaluate", {{"expression", expression}, {"returnByValue", true}, {"awaitPromise", true}});
   if (answer.contains("exceptionDetails")) {
     const Json& details = answer["exceptionDetails"];
     std::string text = details.contains("exception")
@@ -85,8 +84,7 @@ Json ChromiumTab::Evaluate(const std::string& expression) {
   return answer["result"].value("value", Json());
 }
 
-void ChromiumTab::WaitUntil(const std::string& condition, const std::string& what,
-                            std::chrono::milliseconds timeout) {
+void ChromiumTab::WaitUntil(const std::string& condition, const std::string& what, std::chrono::milliseconds timeout) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   std::string last_error;
   while (std::chrono::steady_clock::now() < deadline) {
@@ -107,8 +105,8 @@ void ChromiumTab::InsertText(const std::string& text) { Call("Input.insertText",
 
 void ChromiumTab::PressKey(const std::string& key) {
   // Windows virtual key codes, which Chromium's editing commands go by.
-  static const std::pair<const char*, int> kCodes[] = {
-      {"Backspace", 8}, {"Tab", 9}, {"Enter", 13}, {"Escape", 27}, {"ArrowDown", 40}, {"ArrowUp", 38}};
+  static const std::pair<const char*, int> kCodes[] = {{"Backspace", 8}, {"Tab", 9},        {"Enter", 13},
+                                                       {"Escape", 27},   {"ArrowDown", 40}, {"ArrowUp", 38}};
   auto code = std::find_if(std::begin(kCodes), std::end(kCodes), [&](const auto& c) { return key == c.first; });
   if (code == std::end(kCodes)) throw std::invalid_argument("PressKey: no key code for " + key);
   Json key_event = {{"key", key}, {"code", key}, {"windowsVirtualKeyCode", code->second}};

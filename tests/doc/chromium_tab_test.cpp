@@ -27,14 +27,15 @@ class ChromiumTabTest : public DocBrowserTest {
  protected:
   // Writes a page into the scratch folder and opens it.
   void OpenPage(const std::string& body) {
-    std::ofstream(scratch_ / "page.html") << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body>" << body
-                                          << "</body></html>";
+    std::ofstream(scratch_ / "page.html")
+        << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body>" << body << "</body></html>";
     Open(scratch_, "page.html");
   }
 };
 
 TEST_F(ChromiumTabTest, ConsoleErrorsExceptionsAndMissingFilesAreEachReportedOnce) {
-  OpenPage(R"(<script>console.error('logged', 42); console.assert(false, 'asserted'); console.log('not an error');</script>
+  OpenPage(
+      R"(<script>console.error('logged', 42); console.assert(false, 'asserted'); console.log('not an error');</script>
 <script src="missing.js"></script>
 <script>throw new Error('thrown');</script>)");
   EXPECT_THAT(tab_->TakeConsoleErrors(),

@@ -5,8 +5,10 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <iostream>
+#include <fstream>
 #include <memory>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -81,9 +83,9 @@ class DocBrowserTest : public ::testing::Test {
   void ExpectAnchor(const std::string& page, const std::filesystem::path& file, const std::string& anchor) {
     std::filesystem::path here = FileFromUrl(tab_->Evaluate("location.href").get<std::string>());
     if (std::filesystem::equivalent(here, file)) {
-      EXPECT_EQ(tab_->Evaluate("document.getElementById(decodeURIComponent(" + nlohmann::json(anchor).dump() +
-                               ")) !== null"),
-                true)
+      EXPECT_EQ(
+          tab_->Evaluate("document.getElementById(decodeURIComponent(" + nlohmann::json(anchor).dump() + ")) !== null"),
+          true)
           << page << " links to #" << anchor << ", which it does not have";
     } else {
       std::ifstream in(file);

@@ -127,9 +127,10 @@ TEST_F(DocBrowserIclTest, SearchFiltersAsYouTypeAndClearingBringsEveryRegisterBa
   // Clear as a person does: select the text, press Backspace.
   tab_->Evaluate("document.getElementById('search').select()");
   tab_->PressKey("Backspace");
-  tab_->WaitUntil("document.getElementById('search').value === '' && "
-                  "!document.getElementById('match-count').textContent.includes(' of ')",
-                  "the search box to be cleared");
+  tab_->WaitUntil(
+      "document.getElementById('search').value === '' && "
+      "!document.getElementById('match-count').textContent.includes(' of ')",
+      "the search box to be cleared");
   EXPECT_THAT(MatchCount(), StartsWith(std::to_string(all.size()) + " registers"));
   EXPECT_EQ(ShownNames().size(), shown_unfiltered);
   EXPECT_THAT(tab_->TakeConsoleErrors(), IsEmpty());
@@ -146,7 +147,8 @@ TEST_F(DocBrowserIclTest, RegisterPictureHasOneBoxPerFieldAndTheTableOneRow) {
     RegisterFacts facts = ShowRegister("yaml/icl", name);
     Open(site_, "r/" + name + ".html");
     EXPECT_EQ(tab_->Evaluate("document.querySelector('h1')?.id"), name);
-    auto boxes = Strings(tab_->Evaluate("[...document.querySelectorAll('svg.bitfield g.field')].map(g => g.dataset.field)"));
+    auto boxes =
+        Strings(tab_->Evaluate("[...document.querySelectorAll('svg.bitfield g.field')].map(g => g.dataset.field)"));
     auto rows = Strings(tab_->Evaluate(
         "[...document.querySelectorAll('table.fields tr.field-row')].map(tr => tr.id.replace(/^field-/, ''))"));
     EXPECT_THAT(boxes, UnorderedElementsAreArray(facts.fields)) << "svg.bitfield g.field of " << name;

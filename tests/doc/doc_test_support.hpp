@@ -30,8 +30,8 @@ inline RegemuRun RunRegemu(const std::string& args) {
   namespace fs = std::filesystem;
   fs::path out = fs::temp_directory_path() / ("regemu-doc-test-" + std::to_string(getpid()) + ".out");
   fs::path err = fs::path(out).replace_extension(".err");
-  std::string command = "cd '" + std::string(REGEMU_SOURCE_DIR) + "' && '" + std::string(REGEMU_BINARY) + "' " +
-                        args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  std::string command = "cd '" + std::string(REGEMU_SOURCE_DIR) + "' && '" + std::string(REGEMU_BINARY) + "' " + args +
+                        " >'" + out.string() + "' 2>'" + err.string() + "'";
   auto start = std::chrono::steady_clock::now();
   int status = std::system(command.c_str());
   RegemuRun run;

@@ -23,23 +23,23 @@ namespace fs = std::filesystem;
 
 constexpr int kTotalRegisters = 10'000;
 
-constexpr std::array kUnits = {"RENDER", "MEDIA",  "COPY",    "VIDEO",   "VEBOX",   "DISPLAY", "PIPE_A", "PIPE_B",
-                               "PIPE_C", "PLANE",  "CURSOR",  "AUDIO",   "POWER",   "CLOCK",   "FUSE",   "GUC",
-                               "HUC",    "MEMORY", "CACHE",   "SAMPLER", "PIXEL",   "GEOMETRY", "COMPUTE", "TILE"};
-constexpr std::array kNouns = {"CTL",   "STATUS", "CONFIG", "MASK",  "IER",    "IIR",    "ISR",       "IMR",
-                               "MODE",  "TIMER",  "COUNT",  "BASE",  "LIMIT",  "HEAD",   "TAIL",      "START",
-                               "DEBUG", "CLOCK_GATE", "FAULT", "ERROR", "ARB", "CREDIT", "THRESHOLD", "SCRATCH"};
-constexpr std::array kFieldWords = {"ENABLE", "MODE", "SELECT", "STATUS", "COUNT", "LOCK", "VALID", "ERROR",
-                                    "PRIORITY", "DEPTH", "ADDRESS", "TIMEOUT", "RESET", "DONE", "BUSY", "SIZE"};
+constexpr std::array kUnits = {"RENDER", "MEDIA",  "COPY",   "VIDEO",   "VEBOX", "DISPLAY",  "PIPE_A",  "PIPE_B",
+                               "PIPE_C", "PLANE",  "CURSOR", "AUDIO",   "POWER", "CLOCK",    "FUSE",    "GUC",
+                               "HUC",    "MEMORY", "CACHE",  "SAMPLER", "PIXEL", "GEOMETRY", "COMPUTE", "TILE"};
+constexpr std::array kNouns = {"CTL",   "STATUS",     "CONFIG", "MASK",  "IER",   "IIR",    "ISR",       "IMR",
+                               "MODE",  "TIMER",      "COUNT",  "BASE",  "LIMIT", "HEAD",   "TAIL",      "START",
+                               "DEBUG", "CLOCK_GATE", "FAULT",  "ERROR", "ARB",   "CREDIT", "THRESHOLD", "SCRATCH"};
+constexpr std::array kFieldWords = {"ENABLE",   "MODE",  "SELECT",  "STATUS",  "COUNT", "LOCK", "VALID", "ERROR",
+                                    "PRIORITY", "DEPTH", "ADDRESS", "TIMEOUT", "RESET", "DONE", "BUSY",  "SIZE"};
 // Policies a generated field may take: the ordinary families of yaml/README.md.
 constexpr std::array kPolicies = {"rw", "rw", "rw", "ro", "w1c", "rc", "wo", "mbz", "hw", "w1s", "rsvd", "fixed"};
 constexpr std::array kFieldWidths = {1, 1, 1, 2, 3, 4, 8, 16};
 
-constexpr uint64_t kUnitBase = 0x100000;   // unit u at kUnitBase + u * kUnitStride
+constexpr uint64_t kUnitBase = 0x100000;  // unit u at kUnitBase + u * kUnitStride
 constexpr uint64_t kUnitStride = 0x10000;
-constexpr int kPerUnit = 300;              // plain registers in each unit (see main)
+constexpr int kPerUnit = 300;  // plain registers in each unit (see main)
 constexpr int kPortInstances = 32;
-constexpr int kAuxRegisters = 200;         // in the aux space, seen through an alias window
+constexpr int kAuxRegisters = 200;  // in the aux space, seen through an alias window
 
 // A small deterministic generator (splitmix64): the database must not
 // change between runs or standard libraries.
@@ -79,8 +79,9 @@ void WriteFields(std::ostream& out, Dice& dice, int width, const std::string& in
     if (bit + field_width > width) field_width = width - bit;
     std::string policy = kPolicies[dice.Below(kPolicies.size())];
     std::string name = std::string(kFieldWords[dice.Below(kFieldWords.size())]) + "_" + std::to_string(index++);
-    std::string bits = field_width == 1 ? std::to_string(bit)
-                                        : "\"" + std::to_string(bit + field_width - 1) + ":" + std::to_string(bit) + "\"";
+    std::string bits = field_width == 1
+                           ? std::to_string(bit)
+                           : "\"" + std::to_string(bit + field_width - 1) + ":" + std::to_string(bit) + "\"";
     out << indent << "  - {name: " << name << ", bits: " << bits << ", access: " << policy;
     if (policy != "mbz" && policy != "rsvd" && dice.Below(3) == 0) {
       out << ", reset: " << (field_width == 1 ? 1 : 2);
@@ -144,8 +145,8 @@ int WriteUnit(const fs::path& dir, size_t unit, Dice& dice) {
       << "\n    masked: true\n    doc: \"Masked control of " << name << "\"\n";
   WriteFields(out, dice, 16, "    ");
   // An alias: a second name for STATUS0, as datasheets give mirrors.
-  out << "  - {name: " << name << "_STATUS0_MIRROR, space: mmio, offset: " << Hex(base + 0x10)
-      << ", alias_of: " << name << "_STATUS0, doc: \"Second view of " << name << "_STATUS0\"}\n";
+  out << "  - {name: " << name << "_STATUS0_MIRROR, space: mmio, offset: " << Hex(base + 0x10) << ", alias_of: " << name
+      << "_STATUS0, doc: \"Second view of " << name << "_STATUS0\"}\n";
   return count + 2;
 }
 
@@ -153,10 +154,10 @@ int WriteUnit(const fs::path& dir, size_t unit, Dice& dice) {
 int WritePorts(const fs::path& dir, Dice& dice) {
   std::ofstream out(dir / "ports.yaml");
   WriteHeader(out, "a block of port registers, 32 instances");
-  constexpr std::array kPortRegisters = {"BUF_CTL",  "BUF_STATUS", "LINK_CTL",  "LINK_STATUS", "TRAINING",
-                                         "LANE_MAP", "PHY_CTL",    "PHY_STATUS", "AUX_CTL",    "AUX_DATA0",
-                                         "AUX_DATA1", "AUX_DATA2", "AUX_DATA3",  "AUX_DATA4",  "HPD_CTL",
-                                         "HPD_STATUS", "PWR_WELL", "CLK_SEL",    "DPLL_CFG",   "CRC_RESULT"};
+  constexpr std::array kPortRegisters = {"BUF_CTL",    "BUF_STATUS", "LINK_CTL",   "LINK_STATUS", "TRAINING",
+                                         "LANE_MAP",   "PHY_CTL",    "PHY_STATUS", "AUX_CTL",     "AUX_DATA0",
+                                         "AUX_DATA1",  "AUX_DATA2",  "AUX_DATA3",  "AUX_DATA4",   "HPD_CTL",
+                                         "HPD_STATUS", "PWR_WELL",   "CLK_SEL",    "DPLL_CFG",    "CRC_RESULT"};
   out << "blocks:\n  - name: PORT\n    space: mmio\n    doc: \"One display port\"\n    instances:\n";
   for (int i = 0; i < kPortInstances; ++i) {
     char instance[16];
