@@ -61,12 +61,17 @@ p.coverage { font-weight: 600; color: var(--cov); }
 table.coverage-summary td.bar { width: 220px; }
 .meter { height: 10px; background: #f2d7d5; border-radius: 5px; overflow: hidden; }
 .meter > span { display: block; height: 100%; background: #27ae60; }
-/* Index. */
+/* Index: the register finder beside the overview. */
+main:has(.index-grid) { max-width: none; }
+.index-grid { display: grid; grid-template-columns: minmax(320px, 34%) 1fr; gap: 24px; align-items: start; }
+.finder { position: sticky; top: 0; max-height: 100vh; display: flex; flex-direction: column; }
+.finder #register-list { overflow-y: auto; flex: 1; }
+@media (max-width: 900px) { .index-grid { grid-template-columns: 1fr; } .finder { position: static; max-height: none; } }
 #search { width: 100%; max-width: 640px; font-size: 16px; padding: 6px 10px; border: 1px solid #8a93a6; border-radius: 6px; }
 #register-list { list-style: none; padding: 0; margin: 8px 0; }
 #register-list li { padding: 2px 6px; border-bottom: 1px solid #eceef2; }
 #register-list .at { color: var(--muted); font-family: "DejaVu Sans Mono", monospace; font-size: 12px; margin: 0 8px; }
-#register-list .summary { color: var(--muted); }
+#register-list .summary { color: var(--muted); display: block; font-size: 12px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 #diagnostics li.warning b { color: #a15c00; }
 #diagnostics li.error b { color: #b00020; }
 #diagnostics .clean { color: #1e8449; }

@@ -14,7 +14,7 @@ namespace {
 
 constexpr PageDepth kDepth = PageDepth::kRoot;
 // Rendered without the script too, so the page is useful before it runs.
-constexpr size_t kStaticRows = 200;
+constexpr size_t kStaticRows = 300;  // as many as the script draws
 
 std::string JsString(std::string_view text) {
   std::string out = "\"";
@@ -122,20 +122,22 @@ std::string IndexPage(const Site& site, const CoverageMarks& coverage) {
   out += "<p class=\"stats\">" + std::to_string(db.spaces.size()) + " spaces, " + std::to_string(db.registers.size()) +
          " registers, " + std::to_string(db.ranges.size()) + " ranges, " + std::to_string(db.behaviours.size()) +
          " behaviours</p>\n";
-  if (coverage.enabled) out += coverage.summary_html;
-  out += Diagnostics(site);
-  out += Spaces(site);
-  out += BlocksAndArrays(site);
-  out += Behaviours(site);
-  out += "<h2>Registers</h2>\n";
-  out += "<input id=\"search\" type=\"search\" placeholder=\"Filter registers: name or 0x offset\" autocomplete=\"off\" "
+  // Two columns: the searchable register list beside the device's overview.
+  out += "<div class=\"index-grid\">\n<aside class=\"finder\">\n<h2>Registers</h2>\n";
+  out += "<input id=\"search\" type=\"search\" placeholder=\"Filter: name or 0x offset\" autocomplete=\"off\" "
          "aria-label=\"Filter registers\">\n";
   size_t shown = std::min(kStaticRows, db.registers.size());
   out += "<p id=\"match-count\">" + std::to_string(db.registers.size()) + " registers" +
          (shown < db.registers.size() ? ", first " + std::to_string(shown) + " shown" : "") + "</p>\n";
   out += "<ul id=\"register-list\">\n";
   for (size_t i = 0; i < shown; ++i) out += RegisterRow(db.registers[i], coverage);
-  out += "</ul>\n";
+  out += "</ul>\n</aside>\n<div class=\"overview\">\n";
+  if (coverage.enabled) out += coverage.summary_html;
+  out += Diagnostics(site);
+  out += Spaces(site);
+  out += Behaviours(site);
+  out += BlocksAndArrays(site);
+  out += "</div>\n</div>\n";
   out += PageEnd(frame);
   return out;
 }
