@@ -4,6 +4,7 @@
 // scratch folder for `regemu doc`'s output, and the checks every page gets.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -28,9 +29,10 @@ class DocBrowserTest : public ::testing::Test {
       GTEST_SKIP() << "Chromium is not installed (looked for $REGEMU_CHROMIUM, then /usr/bin/chromium): "
                       "run tools/setup.sh, or apt-get install chromium, to run the browser tests";
     }
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    scratch_ = std::filesystem::temp_directory_path() /
-               ("regemu-doc-" + std::string(info->name()) + "-" + std::to_string(getpid()));
+    // A parameterised test's name has a '/' ("Test/icl"): one folder, not two.
+    std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(test.begin(), test.end(), '/', '.');
+    scratch_ = std::filesystem::temp_directory_path() / ("regemu-doc-" + test + "-" + std::to_string(getpid()));
     std::filesystem::remove_all(scratch_);
     std::filesystem::create_directories(scratch_);
     tab_ = std::make_unique<ChromiumTab>(chromium);
