@@ -16,6 +16,7 @@ packages=(
   libcli11-dev          # the regemu command line
   nlohmann-json3-dev    # regemu check --json
   intel-gpu-tools       # IGT's i915-perf-reader decodes exported recordings in tests
+  chromium              # headless browser of tests/doc: regemu doc's pages opened, searched and screenshotted (ctest -L browser)
 )
 
 missing=()
