@@ -14,6 +14,7 @@
 
 #include "tests/regdb/test_support.hpp"
 #include "tools/docgen/bitfield_svg.hpp"
+#include "tools/docgen/coverage_marks.hpp"
 
 namespace regemu::docgen {
 namespace {
@@ -209,6 +210,44 @@ TEST_F(DocSiteTest, CoverageMarksPaintRegistersAndFields) {
   EXPECT_THAT(cmd, HasSubstr("<g class=\"field uncovered\" data-field=\"MSE\""));
   EXPECT_THAT(Slurp(site_ / "registers.js"), HasSubstr("[\"STATUS\",\"bar\",\"0x10\",\"\",1]"));
   EXPECT_THAT(Slurp(site_ / "s/bar.html"), HasSubstr("reg pf-"));
+}
+
+TEST_F(DocSiteTest, MarksFromACoverageModelCoverChangedFieldsAndReadOnlyFieldsThatWereRead) {
+  emulator::CoverageData data;
+  emulator::ModelCoverage& model = data.models["demo"];
+  model.device = "demo";
+  model.registers = 3;
+  model.processes = 2;
+  model.devices = 5;
+  model.touched["STATUS"].reads = 4;
+  model.touched["STATUS"].writes = 2;
+  model.touched["STATUS"].fields_changed["DONE"] = 2;
+  model.touched["STATUS"].effects["w1c"] = 2;
+  model.effect_registers["w1c"] = 1;
+  model.touched["CMD"].reads = 1;  // read, never written: RSVD (mbz) is covered, MSE is not
+  model.behaviours["fw"] = {"forcewake", {{"domains woken", "render", 3}, {"domains woken", "media", 0}}};
+  std::string error;
+  const emulator::ModelCoverage* found = ModelFor(data, loaded_.database, error);
+  ASSERT_NE(found, nullptr) << error;
+  CoverageMarks marks = MarksFrom(*found, loaded_.database, "run.json");
+  ASSERT_NE(marks.Of("STATUS"), nullptr);
+  EXPECT_EQ(marks.Of("STATUS")->fields.at("DONE").css_class, "covered");
+  EXPECT_EQ(marks.Of("STATUS")->fields.at("MODE").css_class, "uncovered");
+  EXPECT_THAT(marks.Of("STATUS")->hover, HasSubstr("w1c \xC3\x97" "2"));
+  EXPECT_EQ(marks.Of("CMD")->fields.at("RSVD").css_class, "covered");
+  EXPECT_EQ(marks.Of("CMD")->fields.at("MSE").css_class, "uncovered");
+  EXPECT_EQ(marks.Of("WIDE"), nullptr);
+  EXPECT_THAT(marks.summary_html, HasSubstr("registers written</td><td class=\"num\">1 of 3"));
+  EXPECT_THAT(marks.summary_html, HasSubstr("fw: domains woken</td><td class=\"num\">1 of 2"));
+  EXPECT_THAT(marks.summary_html, HasSubstr("No violation was raised"));
+}
+
+TEST_F(DocSiteTest, CoverageOfAnotherDeviceIsAnErrorNamingTheDevicesItHas) {
+  emulator::CoverageData data;
+  data.models["icl"].device = "icl";
+  std::string error;
+  EXPECT_EQ(ModelFor(data, loaded_.database, error), nullptr);
+  EXPECT_THAT(error, HasSubstr("no device 'demo' (it has: icl)"));
 }
 
 }  // namespace

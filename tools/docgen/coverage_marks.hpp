@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "regemu/emulator/coverage.hpp"
+#include "regemu/regdb/database.hpp"
 #include "tools/docgen/bitfield_svg.hpp"
 
 namespace regemu::docgen {
@@ -37,5 +39,17 @@ struct CoverageMarks {
     return found == registers.end() ? nullptr : &found->second;
   }
 };
+
+// The marks of `model` (one device model of a coverage file) on `db`'s map.
+// A field counts as covered when a test write changed it or, for a field no
+// write can change (read-only, hardware-owned, reserved), when a test read
+// its register. `source` names the files, for the captions.
+CoverageMarks MarksFrom(const emulator::ModelCoverage& model, const regdb::Database& db, std::string source);
+
+// The model of `data` that describes `db`: the one named after its device
+// with as many registers, else the one with its name; null with `error`
+// naming the models there are.
+const emulator::ModelCoverage* ModelFor(const emulator::CoverageData& data, const regdb::Database& db,
+                                        std::string& error);
 
 }  // namespace regemu::docgen

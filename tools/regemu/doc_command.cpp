@@ -1,8 +1,10 @@
 #include "tools/regemu/doc_command.hpp"
 
 #include <chrono>
+#include <filesystem>
 #include <ostream>
 
+#include "regemu/emulator/coverage.hpp"
 #include "tools/docgen/doc_site.hpp"
 #include "tools/regemu/register_lookup.hpp"
 
@@ -15,6 +17,28 @@ int RunDoc(const DocOptions& options, std::ostream& out, std::ostream& err) {
   const regdb::LoadedDatabase& db = std::get<regdb::LoadedDatabase>(loaded);
 
   docgen::CoverageMarks coverage;
+  if (!options.coverage.empty()) {
+    emulator::CoverageData merged;
+    std::string sources;
+    for (const std::string& file : options.coverage) {
+      emulator::CoverageData data;
+      std::string error;
+      if (!emulator::ReadCoverageFile(file, data, error)) {
+        err << "regemu doc: " << error << "\n";
+        return 1;
+      }
+      emulator::MergeInto(merged, data);
+      sources += (sources.empty() ? "" : ", ") + std::filesystem::path(file).filename().string();
+    }
+    std::string error;
+    const emulator::ModelCoverage* model = docgen::ModelFor(merged, db.database, error);
+    if (model == nullptr) {
+      err << "regemu doc: " << error << "\n";
+      return 1;
+    }
+    if (options.coverage.size() > 1) sources = std::to_string(options.coverage.size()) + " files";
+    coverage = docgen::MarksFrom(*model, db.database, sources);
+  }
   docgen::DocSiteStats stats;
   std::string error;
   if (!docgen::WriteDocSite(db, coverage, options.output, stats, error)) {
