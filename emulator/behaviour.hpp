@@ -96,6 +96,9 @@ class BehaviourContext {
   // Only from Inject (not from a hook of an access in flight).
   uint64_t Read(SpaceId space, uint64_t offset, unsigned width);
   void Write(SpaceId space, uint64_t offset, unsigned width, uint64_t value);
+  // Path `point` (an index into the program's CoveragePoints()) ran. A
+  // no-op unless the device counts coverage (DeviceOptions::coverage).
+  void Cover(uint32_t point);
 
  private:
   friend class Device;
@@ -144,6 +147,15 @@ struct PowerDomainInfo {
   // Registers inside those ranges that take writes while the domain sleeps
   // (shadowed), as [first, last] offsets.
   std::vector<std::pair<uint64_t, uint64_t>> shadowed;
+};
+
+// A path of a behaviour that a driver's tests should exercise (a domain
+// woken, an engine's interrupt serviced, a report format written), for
+// coverage reports: `group` gathers points of one sort ("domains woken"),
+// `name` is the one ("render").
+struct CoveragePoint {
+  std::string group;
+  std::string name;
 };
 
 // Why the gate refused an access: recorded as a violation of `kind`; the
@@ -229,6 +241,9 @@ class BehaviourProgram {
   // Whether this behaviour turns the device's interrupt request into the
   // INTx line or messages (at most one per model; Compile refuses two).
   virtual bool RoutesInterrupts() const { return false; }
+  // Every path its behaviour reports with BehaviourContext::Cover, hit or
+  // not, so a report can say "5 of 14"; the same list on every call.
+  virtual std::vector<CoveragePoint> CoveragePoints() const { return {}; }
   virtual std::unique_ptr<Behaviour> Instantiate() const = 0;
 
  private:

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "regemu/emulator/coverage_recorder.hpp"
 #include "regemu/emulator/device_internal.hpp"
 
 namespace regemu::emulator {
@@ -20,13 +21,21 @@ Device::Device(std::shared_ptr<const Model> model, DeviceOptions options)
   irq_outputs_.assign(behaviours_.size(), 0);
   space_access_.assign(model_->spaces().size(), SpaceAccess::kDecoded);
   space_access_why_.assign(model_->spaces().size(), std::string());
+  if (options_.coverage) coverage_ = std::make_unique<CoverageRecorder>(*model_);
   for (uint32_t i = 0; i < behaviours_.size(); ++i) {
     BehaviourContext context = ContextFor(i);
     behaviours_[i]->OnReset(context);
   }
 }
 
-Device::~Device() = default;
+Device::~Device() {
+  if (!coverage_) return;
+  try {
+    CollectCoverage(coverage_->Result());
+  } catch (...) {
+    // Out of memory: losing this device's coverage beats terminating the test.
+  }
+}
 
 // ------------------------------------------------------------------- backdoor
 
@@ -355,6 +364,12 @@ void Device::SetPolicy(const ViolationPolicy& policy) {
   options_.policy = policy;
 }
 
+std::optional<ModelCoverage> Device::Coverage() const {
+  Guard guard(*this);
+  if (!coverage_) return std::nullopt;
+  return coverage_->Result();
+}
+
 std::vector<TraceEntry> Device::Trace(size_t last) const {
   Guard guard(*this);
   return trace_.Last(last);
@@ -383,6 +398,9 @@ void BehaviourContext::WriteMemory(SpaceId space, uint64_t offset, std::span<con
 void BehaviourContext::EmitRecord(UnitRecordKind kind, uint64_t time_ns, std::span<const uint8_t> bytes) {
   if (!device_.options_.on_record) return;
   device_.options_.on_record(UnitRecord{model_.behaviours()[self_]->name(), kind, time_ns, bytes});
+}
+void BehaviourContext::Cover(uint32_t point) {
+  if (device_.coverage_) device_.coverage_->Hit(self_, point);
 }
 bool BehaviourContext::records_wanted() const { return static_cast<bool>(device_.options_.on_record); }
 bool BehaviourContext::interrupt_requested() const { return device_.irq_request_; }

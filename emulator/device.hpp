@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "regemu/emulator/behaviour.hpp"
+#include "regemu/emulator/coverage.hpp"
 #include "regemu/emulator/memory_store.hpp"
 #include "regemu/emulator/model.hpp"
 #include "regemu/emulator/spin_lock.hpp"
@@ -28,6 +29,8 @@
 #include "regemu/emulator/violation.hpp"
 
 namespace regemu::emulator {
+
+class CoverageRecorder;
 
 struct DeviceOptions {
   ViolationPolicy policy = ViolationPolicy::Strict();
@@ -57,6 +60,11 @@ struct DeviceOptions {
   // nullopt, or no hook, reads 0 as on bare metal. Called under the device
   // lock, like on_violation. Writes stay ignored.
   std::function<std::optional<uint64_t>(std::string_view range, uint64_t offset, unsigned width)> reserved_read;
+  // Count what the frontdoor exercises (coverage.hpp): registers read and
+  // written, fields changed, access-policy effects, behaviour paths,
+  // violations. The device hands its counts to the process when it is
+  // destroyed. Off, it costs one predictable branch per access.
+  bool coverage = false;
 };
 
 // A memory write the device issued (an MSI message).
@@ -170,6 +178,11 @@ class Device {
   // The device's options can be changed between accesses (e.g. announced violations).
   void SetPolicy(const ViolationPolicy& policy);
 
+  // What it counted so far (DeviceOptions::coverage), as one device of its
+  // model; nothing when coverage is off. Reset, Snapshot and Restore leave
+  // the counts alone: they describe the test, not the device's state.
+  std::optional<ModelCoverage> Coverage() const;
+
  private:
   friend class BehaviourContext;
   struct Access;
@@ -260,6 +273,7 @@ class Device {
   size_t violation_count_ = 0;
   size_t failing_count_ = 0;
   Access* in_flight_ = nullptr;  // the access whose behaviour hooks are running
+  std::unique_ptr<CoverageRecorder> coverage_;  // null unless DeviceOptions::coverage
 };
 
 }  // namespace regemu::emulator

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "regemu/emulator/coverage_recorder.hpp"
 #include "regemu/emulator/device_internal.hpp"
 
 namespace regemu::emulator {
@@ -92,6 +93,7 @@ inline uint64_t Device::ReadUnguarded(SpaceId space, uint64_t offset, unsigned w
       if ((r.flags & RegisterModel::kPlainRead) != 0) {
         // The fastest path: no side effect, the trace entry built in place.
         uint64_t value = values_[id];
+        if (coverage_ != nullptr) [[unlikely]] coverage_->Read(id);
         trace_.Push(TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
                                TraceOp::kRead, TraceOutcome::kOk, 0});
         if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
@@ -130,6 +132,7 @@ inline void Device::WriteUnguarded(SpaceId space, uint64_t offset, unsigned widt
     // A whole register at its own offset, as in Read.
     if (r.offset == offset && r.width == width && (r.flags & RegisterModel::kWidthAllowed) != 0) {
       if ((r.flags & RegisterModel::kPlain) != 0) {
+        if (coverage_ != nullptr) [[unlikely]] coverage_->Write(id, values_[id], value);
         values_[id] = value;
         trace_.Push(TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
                                TraceOp::kWrite, TraceOutcome::kOk, 0});
@@ -385,6 +388,7 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
     Violate(access, ViolationKind::kWriteOnly, id, lanes & m.write_only, "write-only bits read as 0");
   }
   uint64_t current = values_[id];
+  if (coverage_ != nullptr) [[unlikely]] coverage_->Read(id, m, current, lanes);
   values_[id] = (current & ~(m.read_clears & lanes)) | (m.read_sets & lanes);
   uint64_t result = current & m.readable & lanes;
   if (r.has(RegisterModel::kHookRead)) {
@@ -475,8 +479,14 @@ void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& ac
     }
   }
   uint64_t after = (before & ~(m.store & written)) | (value & m.store & written);
+  // Write-once bits this write stores: fresh ones (ApplyWriteEffects uses them up).
+  uint64_t once_stored = 0;
+  if (coverage_ != nullptr && (m.store_once & written) != 0) [[unlikely]] {
+    once_stored = m.store_once & written & ~written_once_[r.once_slot];
+  }
   if (r.has(RegisterModel::kWriteEffects)) after = ApplyWriteEffects(r, m, written, value, after);
   values_[id] = after;
+  if (coverage_ != nullptr) [[unlikely]] coverage_->Write(id, m, WriteFacts{before, after, value, written, once_stored});
   if (r.has(RegisterModel::kHookWrite)) {
     in_flight_ = &access;  // what the hooks report belongs to this access
     for (uint16_t i = 0; i < r.hooks_count; ++i) {
@@ -532,6 +542,8 @@ void Device::ReportCarriedStatus(Access& access) {
 void Device::Violate(Access& access, ViolationKind kind, RegisterId reg, uint64_t field_bits, std::string rule) {
   ViolationAction action = options_.policy.action(kind);
   if (action == ViolationAction::kIgnore) return;
+  // Counted whether or not it is kept (max_violations): coverage counts them all.
+  if (coverage_ != nullptr) [[unlikely]] coverage_->Violation(kind, reg != kNoRegister ? reg : access.entry.reg);
   if (!access.violated) {
     access.violated = true;
     access.entry.outcome = TraceOutcome::kViolation;

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "regemu/emulator/coverage.hpp"
 #include "regemu/emulator/device.hpp"
 #include "regemu/regdb/diagnostics.hpp"
 #include "regemu/regdb/loader.hpp"
@@ -183,6 +184,9 @@ regemu::emulator::Violation ViolationAt(const regemu_device& dev, size_t index) 
   return std::move(violations[index]);
 }
 
+// regemu_enable_coverage: devices opened from then on count coverage.
+std::atomic<bool> coverage_enabled{false};
+
 // iomem mappings: address ranges that stand for (device, space).
 struct Mapping {
   std::unique_ptr<char[]> range;  // never dereferenced: it only reserves unique addresses
@@ -241,11 +245,27 @@ regemu_device* regemu_open(const char* db_path, char* err, size_t errlen) {
       return nullptr;
     }
     auto dev = std::make_unique<regemu_device>();
-    dev->device = std::make_unique<Device>(compiled.model);
+    regemu::emulator::DeviceOptions options;
+    options.coverage = coverage_enabled.load() || regemu::emulator::CoverageFromEnvironment();
+    dev->device = std::make_unique<Device>(compiled.model, std::move(options));
     return dev.release();
   } catch (const std::exception& error) {
     CopyError(std::string("regemu_open: ") + error.what(), err, errlen);
     return nullptr;
+  }
+}
+
+int regemu_enable_coverage(const char* path) {
+  try {
+    coverage_enabled.store(true);
+    if (path != nullptr && *path != '\0') {
+      regemu::emulator::SetCoverageOutput(path);
+    } else if (regemu::emulator::CoverageOutputPath().empty()) {
+      regemu::emulator::SetCoverageOutput("regemu-coverage-%p.json");
+    }
+    return 0;
+  } catch (const std::exception&) {
+    return -1;  // out of memory for the path
   }
 }
 

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "regemu/emulator/coverage.hpp"
 #include "regemu/regdb/diagnostics.hpp"
 #include "regemu/regdb/loader.hpp"
 
@@ -84,6 +85,7 @@ emulator::Device& DeviceTest::LoadDevice(const std::filesystem::path& path, emul
   breach_sites_.clear();
   reported_breaches_ = 0;
   std::shared_ptr<const emulator::Model> model = CompileDatabase(path);
+  options.coverage = options.coverage || coverage_ || emulator::CoverageFromEnvironment();
   checker_ = std::make_unique<ProtocolChecker>(model);
   breaches_taken_ = 0;
   // The checker sees every access; a test's own observer still runs first.
@@ -119,6 +121,15 @@ void DeviceTest::OnBreach(size_t index) {
     reported_breaches_ = index + 1;
     FailAt(site, "driver broke a protocol rule on device '" + device_->model().device() + "':\n" +
                      checker_->breaches()[index].Describe(device_->model()));
+  }
+}
+
+void DeviceTest::EnableCoverage(std::string path_pattern) {
+  coverage_ = true;
+  if (!path_pattern.empty()) {
+    emulator::SetCoverageOutput(std::move(path_pattern));
+  } else if (emulator::CoverageOutputPath().empty()) {
+    emulator::SetCoverageOutput("regemu-coverage-%p.json");
   }
 }
 

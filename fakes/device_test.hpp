@@ -26,6 +26,14 @@
 // LoadDevice: EnableRule(NoAccessWithoutForcewake("render")). The first
 // access breaking each rule fails the test in TearDown; TakeBreaches()
 // acknowledges breaches a test provokes on purpose.
+//
+// Coverage (README.md "Coverage"): with the environment variable
+// REGEMU_COVERAGE set (REGEMU_COVERAGE=cov/%p.json, %p the process id)
+// every device the fixture loads counts what the test exercised, and each
+// test process writes its file at exit; no code changes. In code, one
+// switch does the same: call EnableCoverage() before LoadDevice, e.g. in
+// the fixture's constructor; the environment variable, when set, still
+// says where the file goes.
 
 #include <filesystem>
 #include <map>
@@ -87,6 +95,12 @@ class DeviceTest : public ::testing::Test {
   // Fail at the violating access itself (see above) or, with false, in TearDown.
   void FailAtAccess(bool at_access = true) { fail_at_access_ = at_access; }
 
+  // Devices loaded from now on count coverage, written at exit to
+  // `path_pattern` (%p: the process id) unless REGEMU_COVERAGE names
+  // another; without a pattern, to regemu-coverage-%p.json in the working
+  // directory when nothing else was chosen (SetCoverageOutput).
+  void EnableCoverage(std::string path_pattern = "");
+
   void TearDown() override;
 
  private:
@@ -97,6 +111,7 @@ class DeviceTest : public ::testing::Test {
   std::unique_ptr<emulator::Device> device_;
   size_t breaches_taken_ = 0;
   bool fail_at_access_;
+  bool coverage_ = false;  // EnableCoverage
   // Where each violating access (by sequence) and each breach was made,
   // and which were reported at the access already.
   std::map<uint64_t, std::optional<hwreg::SourceLocation>> violation_sites_;

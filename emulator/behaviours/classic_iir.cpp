@@ -21,17 +21,26 @@ namespace {
 
 using regdb::ClassicIirConfig;
 
+// Coverage: the paths a handler's tests should take through an IIR: an
+// event latched, an event arriving masked (not latched), a live source
+// latched when its mask clears, the output asserted, and each child
+// raising its ISR bit. Indices, in CoveragePoints() order:
+constexpr uint32_t kLatched = 0, kMasked = 1, kLatchedOnUnmask = 2, kAsserted = 3, kFirstChild = 4;
+
 class ClassicIirBehaviour : public CopyableBehaviour<ClassicIirBehaviour> {
  public:
   ClassicIirBehaviour(const ClassicIirConfig& config, const std::string& name) : config_(&config), name_(&name) {}
 
-  void OnReset(BehaviourContext& context) override { Update(context); }
+  void OnReset(BehaviourContext& context) override {
+    output_ = false;
+    Update(context);
+  }
 
   void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after) override {
     if (reg == config_->imr) {
       // Sources still live when their mask bit clears are latched now.
       uint64_t unmasked = before & ~after;
-      Latch(context, context.Peek(config_->isr) & unmasked);
+      if (Latch(context, context.Peek(config_->isr) & unmasked) != 0) context.Cover(kLatchedOnUnmask);
     } else if (reg == config_->ier && before == 0 && after != 0) {
       uint64_t iir = context.Peek(config_->iir);
       if (iir != 0) {
@@ -49,12 +58,14 @@ class ClassicIirBehaviour : public CopyableBehaviour<ClassicIirBehaviour> {
   // A child's output is the live level of its ISR bit: a rising edge
   // latches like an injected event.
   void OnChildInterrupt(BehaviourContext& context, std::string_view child, bool asserted) override {
-    for (const ClassicIirConfig::Child& c : config_->children) {
+    for (size_t i = 0; i < config_->children.size(); ++i) {
+      const ClassicIirConfig::Child& c = config_->children[i];
       if (c.name != child) continue;
+      if (asserted) context.Cover(kFirstChild + static_cast<uint32_t>(i));
       uint64_t mask = uint64_t{1} << c.bit;
       uint64_t isr = context.Peek(config_->isr);
       context.Poke(config_->isr, asserted ? isr | mask : isr & ~mask);
-      if (asserted && (isr & mask) == 0) Latch(context, mask);
+      if (asserted && (isr & mask) == 0) LatchEvent(context, mask);
     }
     Update(context);
   }
@@ -74,10 +85,10 @@ class ClassicIirBehaviour : public CopyableBehaviour<ClassicIirBehaviour> {
     uint64_t mask = uint64_t{1} << std::get<uint64_t>(bit);
     uint64_t isr = context.Peek(config_->isr);
     if (args.size() == 1) {
-      Latch(context, mask);  // a pulse: the source rises and falls again
+      LatchEvent(context, mask);  // a pulse: the source rises and falls again
     } else if (args[1] == "on") {
       context.Poke(config_->isr, isr | mask);
-      if ((isr & mask) == 0) Latch(context, mask);
+      if ((isr & mask) == 0) LatchEvent(context, mask);
     } else if (args[1] == "off") {
       context.Poke(config_->isr, isr & ~mask);
     } else {
@@ -88,17 +99,28 @@ class ClassicIirBehaviour : public CopyableBehaviour<ClassicIirBehaviour> {
   }
 
  private:
-  void Latch(BehaviourContext& context, uint64_t bits) {
+  // The bits of `bits` that IMR lets into IIR.
+  uint64_t Latch(BehaviourContext& context, uint64_t bits) {
     bits &= ~context.Peek(config_->imr);
     if (bits != 0) context.Poke(config_->iir, context.Peek(config_->iir) | bits);
+    return bits;
+  }
+
+  // A source rising: latched, or not for a masked bit.
+  void LatchEvent(BehaviourContext& context, uint64_t bits) {
+    context.Cover(Latch(context, bits) == bits ? kLatched : kMasked);
   }
 
   void Update(BehaviourContext& context) {
-    context.SetInterrupt((context.Peek(config_->iir) & context.Peek(config_->ier)) != 0);
+    bool output = (context.Peek(config_->iir) & context.Peek(config_->ier)) != 0;
+    if (output && !output_) context.Cover(kAsserted);
+    output_ = output;
+    context.SetInterrupt(output);
   }
 
   const ClassicIirConfig* config_;  // owned by the program, which outlives every device of its model
   const std::string* name_;
+  bool output_ = false;  // as last driven, for coverage of its rising edge
 };
 
 class ClassicIirProgram : public BehaviourProgram {
@@ -108,6 +130,14 @@ class ClassicIirProgram : public BehaviourProgram {
 
   std::vector<RegisterId> WriteHooks() const override { return {config_.imr, config_.iir, config_.ier}; }
   std::string InterruptParent() const override { return config_.parent; }
+  std::vector<CoveragePoint> CoveragePoints() const override {
+    std::vector<CoveragePoint> points{{"events", "latched"},
+                                      {"events", "masked (not latched)"},
+                                      {"events", "latched on unmask"},
+                                      {"output", "asserted"}};
+    for (const ClassicIirConfig::Child& child : config_.children) points.push_back({"children raised", child.name});
+    return points;
+  }
   std::unique_ptr<Behaviour> Instantiate() const override {
     return std::make_unique<ClassicIirBehaviour>(config_, name());
   }

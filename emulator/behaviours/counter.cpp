@@ -12,6 +12,10 @@ namespace {
 
 using regdb::CounterConfig;
 
+// Coverage: a counter's one path a driver must handle is its wrap (a
+// timestamp or cycle count read across it goes backwards).
+constexpr uint32_t kWrapped = 0;
+
 class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
  public:
   explicit CounterBehaviour(const CounterConfig& config) : config_(config) {}
@@ -24,7 +28,11 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
     if (ticks == 0) return;
     uint64_t value = context.Peek(config_.reg);
     const regdb::FieldBits& bits = config_.bits;
-    uint64_t count = bits.Get(value) + ticks * config_.increment;  // unsigned wrap, then cut to the field
+    uint64_t old = bits.Get(value);
+    if (config_.increment != 0 && ticks > ((bits.mask >> bits.shift) - old) / config_.increment) {
+      context.Cover(kWrapped);
+    }
+    uint64_t count = old + ticks * config_.increment;  // unsigned wrap, then cut to the field
     value = (value & ~bits.mask) | ((count << bits.shift) & bits.mask);
     context.Poke(config_.reg, value);
   }
@@ -38,6 +46,7 @@ class CounterProgram : public BehaviourProgram {
  public:
   CounterProgram(std::string name, const CounterConfig& config)
       : BehaviourProgram("counter", std::move(name)), config_(config) {}
+  std::vector<CoveragePoint> CoveragePoints() const override { return {{"counter", "wrapped"}}; }
   std::unique_ptr<Behaviour> Instantiate() const override { return std::make_unique<CounterBehaviour>(config_); }
 
  private:

@@ -72,6 +72,42 @@ struct InstanceRange {
   }
 };
 
+// Coverage: a profiler's or PMU driver's paths through the counters: each
+// slot overflowing (the wrap its overflow handling is for), the global
+// control's reset, start and sample, the overflow interrupt asserted and
+// an overflow acknowledged. Only what the block has is a point; slots come
+// first, in config order.
+constexpr uint32_t kNoPoint = ~uint32_t{0};
+struct CounterPoints {
+  uint32_t reset = kNoPoint, start = kNoPoint, sample = kNoPoint;
+  uint32_t interrupt = kNoPoint, acknowledged = kNoPoint;
+};
+
+CounterPoints MakePoints(const Config& config, std::vector<CoveragePoint>& list) {
+  CounterPoints points;
+  auto add = [&](uint32_t& index, const char* group, const char* name) {
+    index = static_cast<uint32_t>(list.size());
+    list.push_back({group, name});
+  };
+  for (const Config::Slot& slot : config.slots) list.push_back({"slots overflowed", slot.name});
+  if (config.control.present()) {
+    add(points.reset, "control", "reset");
+    add(points.start, "control", "start");
+    if (config.control.sample.mask != 0) add(points.sample, "control", "sample");
+  }
+  auto any = [&](auto field) {
+    return std::any_of(config.slots.begin(), config.slots.end(),
+                       [&](const Config::Slot& slot) { return (slot.*field).present(); });
+  };
+  if (any(&Config::Slot::interrupt)) add(points.interrupt, "overflow", "interrupt asserted");
+  if (any(&Config::Slot::status_clear)) add(points.acknowledged, "overflow", "acknowledged");
+  return points;
+}
+
+void Cover(BehaviourContext& context, uint32_t point) {
+  if (point != kNoPoint) context.Cover(point);
+}
+
 // What the program shares with its devices: the config and lookups.
 struct Shared {
   Config config;
@@ -80,6 +116,8 @@ struct Shared {
   std::vector<RegisterId> read_hooks;
   std::vector<bool> banked;  // per slot
   bool latched = false;      // counter registers show samples (control.sample)
+  std::vector<CoveragePoint> point_list;
+  CounterPoints points;
 };
 
 class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> {
@@ -117,6 +155,7 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
       std::fill(state.select.begin(), state.select.end(), select);
     }
     user_mode_ = config_->starts_in_user_mode;
+    interrupt_ = false;
     started_ = false;
     sampled_since_start_ = false;
     Reselect(context);
@@ -192,7 +231,9 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
     for (const Config::Slot& slot : config_->slots) {
       if (slot.status_clear.reg != reg) continue;
       is_status_clear = true;
-      if (slot.status_clear.bits.Get(after) != 0) SetField(context, slot.status, 0);
+      if (slot.status_clear.bits.Get(after) == 0) continue;
+      if (Field(context, slot.status) != 0) Cover(context, shared_->points.acknowledged);
+      SetField(context, slot.status, 0);
     }
     if (is_status_clear) {
       // A command, not a setting: it reads 0 again (as under KVM).
@@ -525,6 +566,7 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
     SetCount(context, s, k, (before + counts) & mask);
     if (shared_->banked[s] && !shared_->latched) Show(context, s);
     if (counts <= room) return false;
+    context.Cover(static_cast<uint32_t>(s));  // the slot's point
     SetField(context, slot.status, 1);
     return slot.status.present();
   }
@@ -607,6 +649,7 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
     const Config::Control& control = config_->control;
     uint64_t state = control.state.Get(after);
     if (state == control.reset_value) {
+      Cover(context, shared_->points.reset);
       for (SlotState& slot : slots_) {
         std::fill(slot.live.begin(), slot.live.end(), 0);
         std::fill(slot.sampled.begin(), slot.sampled.end(), 0);
@@ -615,10 +658,12 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
       started_ = false;
       sampled_since_start_ = false;
     } else if (state == control.start_value && control.state.Get(before) != control.start_value) {
+      Cover(context, shared_->points.start);
       started_ = true;
       sampled_since_start_ = false;
     }
     if (control.sample.mask != 0 && control.sample.Get(after) != 0) {
+      Cover(context, shared_->points.sample);
       for (SlotState& slot : slots_) slot.sampled = slot.live;
       sampled_since_start_ = true;
     }
@@ -661,6 +706,8 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
     for (const Config::Slot& slot : config_->slots) {
       asserted |= Field(context, slot.status) != 0 && Field(context, slot.interrupt) != 0;
     }
+    if (asserted && !interrupt_) Cover(context, shared_->points.interrupt);
+    interrupt_ = asserted;
     context.SetInterrupt(asserted);
   }
 
@@ -693,6 +740,7 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
   std::vector<uint32_t> rated_;                     // the root events with a rate (few): what a clock step counts
   std::vector<SlotState> slots_;
   bool user_mode_ = false;
+  bool interrupt_ = false;            // the output as last driven, for coverage of its rising edge
   bool started_ = false;              // control: START since the last reset
   bool sampled_since_start_ = false;  // control: a sample since then
 };
@@ -727,10 +775,12 @@ class EventCountersProgram : public BehaviourProgram {
     for (const Config::Response& response : config.responses) hook(writes, response.reg);
     hook(writes, config.steering.reg);
     hook(writes, config.control.reg);
+    shared_.points = MakePoints(config, shared_.point_list);
   }
 
   std::vector<RegisterId> WriteHooks() const override { return shared_.write_hooks; }
   std::vector<RegisterId> ReadHooks() const override { return shared_.read_hooks; }
+  std::vector<CoveragePoint> CoveragePoints() const override { return shared_.point_list; }
   std::unique_ptr<Behaviour> Instantiate() const override { return std::make_unique<EventCountersBehaviour>(shared_); }
 
  private:

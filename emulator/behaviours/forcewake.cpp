@@ -29,6 +29,16 @@ using Offsets = std::pair<uint64_t, uint64_t>;  // [first, last]
 constexpr uint64_t kRequestBits = 0xFFFF;   // bits 15:0 of request and ack
 constexpr uint64_t kAwakeBits = 0x8003;     // kernel, user, kernel fallback
 
+// Coverage: the paths of a force-wake driver are the get and the put of
+// each domain (its ack rising and falling), and a write to a shadowed
+// register while the domain sleeps, which i915 makes without a get. Points,
+// in order: each domain woken, each domain slept, the shadowed write.
+uint32_t WokenPoint(uint32_t domain) { return domain; }
+uint32_t SleptPoint(const ForcewakeConfig& config, uint32_t domain) {
+  return static_cast<uint32_t>(config.domains.size()) + domain;
+}
+uint32_t ShadowedPoint(const ForcewakeConfig& config) { return 2 * static_cast<uint32_t>(config.domains.size()); }
+
 // A piece of a declared range that needs a domain, cut around the request
 // and ack registers (never gated).
 struct Gate {
@@ -107,7 +117,10 @@ class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour> {
     for (uint32_t d : range.domains) {
       const Domain& domain = config.domains[d];
       if ((context.Peek(domain.ack) & kAwakeBits) != 0) continue;
-      if (is_write && IsShadowed(offset)) return std::nullopt;
+      if (is_write && IsShadowed(offset)) {
+        context.Cover(ShadowedPoint(config));
+        return std::nullopt;
+      }
       const auto& regs = context.model().registers();
       return AccessRefusal{ViolationKind::kForcewake, "forcewake domain '" + domain.name + "' is asleep at " +
                                                           regdb::Hex(offset) + " (range " + regdb::Hex(range.first) +
@@ -127,7 +140,12 @@ class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour> {
 
   void SetAck(BehaviourContext& context, uint32_t d, uint64_t request) {
     RegisterId ack = compiled_->config.domains[d].ack;
-    context.Poke(ack, (context.Peek(ack) & ~kRequestBits) | (request & kRequestBits));
+    uint64_t before = context.Peek(ack);
+    uint64_t after = (before & ~kRequestBits) | (request & kRequestBits);
+    context.Poke(ack, after);
+    bool was_awake = (before & kAwakeBits) != 0;
+    bool awake = (after & kAwakeBits) != 0;
+    if (awake != was_awake) context.Cover(awake ? WokenPoint(d) : SleptPoint(compiled_->config, d));
   }
 
   bool IsShadowed(uint64_t offset) const {
@@ -180,6 +198,14 @@ class ForcewakeProgram : public BehaviourProgram {
       }
     }
     return domains;
+  }
+
+  std::vector<CoveragePoint> CoveragePoints() const override {
+    std::vector<CoveragePoint> points;
+    for (const Domain& domain : compiled_.config.domains) points.push_back({"domains woken", domain.name});
+    for (const Domain& domain : compiled_.config.domains) points.push_back({"domains slept", domain.name});
+    points.push_back({"shadowed writes", "while asleep"});
+    return points;
   }
 
   std::unique_ptr<Behaviour> Instantiate() const override { return std::make_unique<ForcewakeBehaviour>(compiled_); }

@@ -48,9 +48,29 @@ using Bank = Gen11InterruptsConfig::Bank;
 using Child = Gen11InterruptsConfig::Child;
 using Engine = Gen11InterruptsConfig::Engine;
 
+// Coverage: the paths an interrupt handler's tests should take are each
+// engine's service (selector, identity, DATA_VALID cleared), the second
+// DW-level event of each bank (an event latched while DW was locked, which
+// the handler must pick up after clearing DW), each child raising its
+// master bit, events held by a mask and released by an unmask, the output
+// asserted, and a level held while the master enable is off (the handler's
+// window). Indices, in CoveragePoints() order:
+struct Gen11Points {
+  uint32_t engines = 0, banks = 0, children = 0;
+  uint32_t Serviced(size_t engine) const { return static_cast<uint32_t>(engine); }
+  uint32_t SecondEvent(size_t bank) const { return engines + static_cast<uint32_t>(bank); }
+  uint32_t ChildRaised(size_t child) const { return engines + banks + static_cast<uint32_t>(child); }
+  uint32_t HeldByMask() const { return engines + banks + children; }
+  uint32_t ReleasedByUnmask() const { return HeldByMask() + 1; }
+  uint32_t Asserted() const { return HeldByMask() + 2; }
+  uint32_t HeldByMasterDisable() const { return HeldByMask() + 3; }
+};
+
 // The config and the lookups Compile derives from it.
 struct CompiledGen11 {
   Gen11InterruptsConfig config;
+  Gen11Points points;
+  std::vector<std::string> bank_names;  // each bank's DW register, naming its coverage point
   uint64_t enable_mask = 0;
   uint64_t level_mask = 0;  // every bank's and child's master bit
   std::vector<std::array<uint16_t, 32>> engine_at;  // per bank: the engine index per DW bit, or kNoEngine
@@ -77,6 +97,7 @@ class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehavio
     std::fill(pending_.begin(), pending_.end(), 0);
     std::fill(banks_.begin(), banks_.end(), BankState{});
     child_levels_ = 0;
+    output_ = false;
     UpdateMaster(context);
   }
 
@@ -105,14 +126,19 @@ class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehavio
       const std::optional<Half>& mask = config_->engines[e].mask;
       if (!mask || mask->reg != reg) continue;
       uint64_t unmasked = (before >> mask->shift) & ~(after >> mask->shift) & 0xFFFF;
-      if ((pending_[e] & unmasked) != 0) Raise(context, e);
+      if ((pending_[e] & unmasked) != 0) {
+        context.Cover(compiled_->points.ReleasedByUnmask());
+        Raise(context, e);
+      }
     }
     UpdateMaster(context);
   }
 
   void OnChildInterrupt(BehaviourContext& context, std::string_view child, bool asserted) override {
-    for (const Child& c : config_->children) {
+    for (size_t i = 0; i < config_->children.size(); ++i) {
+      const Child& c = config_->children[i];
       if (c.name != child) continue;
+      if (asserted) context.Cover(compiled_->points.ChildRaised(i));
       uint64_t bit = uint64_t{1} << c.master_bit;
       child_levels_ = asserted ? child_levels_ | bit : child_levels_ & ~bit;
       UpdateMaster(context);
@@ -188,6 +214,8 @@ class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehavio
     if ((data & ~HalfOf(context, engine.mask)) != 0) {
       Raise(context, e);
       UpdateMaster(context);
+    } else {
+      context.Cover(compiled_->points.HeldByMask());
     }
   }
 
@@ -198,6 +226,7 @@ class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehavio
     BankState& state = banks_[engine.bank];
     if (state.locked) {
       state.secondary |= bit;
+      context.Cover(compiled_->points.SecondEvent(engine.bank));
     } else {
       RegisterId dw = config_->banks[engine.bank].dw;
       context.Poke(dw, context.Peek(dw) | bit);
@@ -280,6 +309,7 @@ class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehavio
       return;
     }
     if (state.selected != kNoEngine) {
+      context.Cover(compiled_->points.Serviced(state.selected));
       pending_[state.selected] &= static_cast<uint16_t>(~state.presented);
       state.serviced |= uint32_t{1} << config_->engines[state.selected].bit;
     }
@@ -296,7 +326,12 @@ class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehavio
     }
     uint64_t master = (context.Peek(config_->master) & ~compiled_->level_mask) | level;
     context.Poke(config_->master, master);
-    context.SetInterrupt((master & compiled_->enable_mask) != 0 && level != 0);
+    bool enabled = (master & compiled_->enable_mask) != 0;
+    bool output = enabled && level != 0;
+    if (output && !output_) context.Cover(compiled_->points.Asserted());
+    if (!enabled && level != 0) context.Cover(compiled_->points.HeldByMasterDisable());
+    output_ = output;
+    context.SetInterrupt(output);
   }
 
   // Owned by the program, which outlives every device of its model.
@@ -306,6 +341,7 @@ class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehavio
   std::vector<uint16_t> pending_;  // per engine: its collapsing register (INST_CR)
   std::vector<BankState> banks_;
   uint64_t child_levels_ = 0;
+  bool output_ = false;  // as last driven, for coverage of its rising edge
 };
 
 class Gen11InterruptsProgram : public BehaviourProgram {
@@ -333,6 +369,19 @@ class Gen11InterruptsProgram : public BehaviourProgram {
     return hooks;
   }
 
+  std::vector<CoveragePoint> CoveragePoints() const override {
+    const Gen11InterruptsConfig& config = compiled_.config;
+    std::vector<CoveragePoint> points;
+    for (const Engine& engine : config.engines) points.push_back({"engines serviced", engine.name});
+    for (const std::string& dw : compiled_.bank_names) points.push_back({"second events", dw});
+    for (const Child& child : config.children) points.push_back({"children raised", child.name});
+    points.push_back({"masking", "event held by mask"});
+    points.push_back({"masking", "released by unmask"});
+    points.push_back({"master", "interrupt asserted"});
+    points.push_back({"master", "level held while disabled"});
+    return points;
+  }
+
   std::unique_ptr<Behaviour> Instantiate() const override {
     return std::make_unique<Gen11InterruptsBehaviour>(compiled_, name());
   }
@@ -343,7 +392,7 @@ class Gen11InterruptsProgram : public BehaviourProgram {
 
 }  // namespace
 
-std::unique_ptr<BehaviourProgram> CompileGen11Interrupts(const regdb::BehaviourSpec& spec, const Model&,
+std::unique_ptr<BehaviourProgram> CompileGen11Interrupts(const regdb::BehaviourSpec& spec, const Model& model,
                                                          std::string& error) {
   const Gen11InterruptsConfig* config = ConfigOf<Gen11InterruptsConfig>(spec, error);
   if (!config) return nullptr;
@@ -351,7 +400,10 @@ std::unique_ptr<BehaviourProgram> CompileGen11Interrupts(const regdb::BehaviourS
     error = "gen11-interrupts: more than " + std::to_string(kNoEngine - 1) + " engines";
     return nullptr;
   }
-  CompiledGen11 compiled{*config, uint64_t{1} << config->master_enable_bit, 0, {}};
+  CompiledGen11 compiled{*config, {}, {}, uint64_t{1} << config->master_enable_bit, 0, {}};
+  compiled.points = {static_cast<uint32_t>(config->engines.size()), static_cast<uint32_t>(config->banks.size()),
+                     static_cast<uint32_t>(config->children.size())};
+  for (const Bank& bank : config->banks) compiled.bank_names.push_back(model.registers()[bank.dw].name);
   for (const Bank& bank : config->banks) compiled.level_mask |= uint64_t{1} << bank.master_bit;
   for (const Child& child : config->children) compiled.level_mask |= uint64_t{1} << child.master_bit;
   std::array<uint16_t, 32> none;

@@ -63,6 +63,44 @@ struct Geometry {
   uint64_t base = 0, size = 0, head = 0, tail = 0;
 };
 
+// Coverage: what a perf driver's tests should see the unit do: reports of
+// each format it knows and for each reason, and the buffer's hard cases
+// (the ring wrapping, the half-full interrupt, overflow, a report lost to
+// the tail race, a counter wrapping; Haswell's pause with overrun
+// disabled). Only what the unit can do is a point.
+constexpr uint32_t kNoPoint = ~uint32_t{0};
+struct OaPoints {
+  uint32_t first_format = 0;  // formats in config order
+  uint32_t timer = kNoPoint, context_switch = kNoPoint, mi_rpc = kNoPoint;
+  uint32_t wrapped = kNoPoint, half_full = kNoPoint, overflow = kNoPoint, paused = kNoPoint, lost = kNoPoint,
+           counter_overflow = kNoPoint;
+};
+
+OaPoints MakePoints(const OaUnitConfig& config, std::vector<CoveragePoint>& list) {
+  OaPoints points;
+  auto add = [&](uint32_t& index, const char* group, const char* name) {
+    index = static_cast<uint32_t>(list.size());
+    list.push_back({group, name});
+  };
+  points.first_format = static_cast<uint32_t>(list.size());
+  for (const regdb::OaFormat& format : config.formats) list.push_back({"formats", format.name});
+  bool haswell = config.generation == OaGeneration::kHaswell;
+  add(points.timer, "reasons", "timer");
+  if (!haswell) add(points.context_switch, "reasons", "context switch");
+  add(points.mi_rpc, "reasons", "MI_REPORT_PERF_COUNT");
+  add(points.wrapped, "buffer", "wrapped");
+  add(points.half_full, "buffer", "half-full interrupt");
+  add(points.overflow, "buffer", "overflow");
+  if (haswell) add(points.paused, "buffer", "paused (overrun disabled)");
+  if (config.report_write_ns != 0) add(points.lost, "buffer", "report lost");
+  add(points.counter_overflow, "buffer", "counter overflow");
+  return points;
+}
+
+void Cover(BehaviourContext& context, uint32_t point) {
+  if (point != kNoPoint) context.Cover(point);
+}
+
 // A report whose body is in memory but whose dwords 0 and 1 are not yet.
 struct Landing {
   bool active = false;
@@ -73,7 +111,8 @@ struct Landing {
 
 class OaUnitBehaviour : public CopyableBehaviour<OaUnitBehaviour> {
  public:
-  explicit OaUnitBehaviour(const OaUnitConfig& config) : config_(&config), workload_(config), stream_(config) {}
+  OaUnitBehaviour(const OaUnitConfig& config, const OaPoints& points)
+      : config_(&config), points_(&points), workload_(config), stream_(config) {}
 
   void OnReset(BehaviourContext& context) override {
     workload_.Reset(context.now_ns());
@@ -94,7 +133,7 @@ class OaUnitBehaviour : public CopyableBehaviour<OaUnitBehaviour> {
         next_timestamp_ += period_ticks_;
         next_trigger_ns_ = workload_.TimeOfTimestamp(next_timestamp_);
         UpdateNextEvent();
-        Trigger(context, at, kReasonTimer, /*timer=*/true);
+        Trigger(context, at, kReasonTimer, /*timer=*/true, points_->timer);
       }
     }
   }
@@ -256,10 +295,12 @@ class OaUnitBehaviour : public CopyableBehaviour<OaUnitBehaviour> {
     return reason | (config_->generation == OaGeneration::kGen8 ? 1u << 25 : 1u << 16);
   }
 
-  void Trigger(BehaviourContext& context, uint64_t at_ns, uint32_t reason, bool timer) {
+  // `reason_point`: the coverage point of `reason`.
+  void Trigger(BehaviourContext& context, uint64_t at_ns, uint32_t reason, bool timer, uint32_t reason_point) {
     if (landing_.active && landing_.at_ns > at_ns) {
       // "requested to write out the counter values before the previous
       // report request was completed": ignored, counting goes on.
+      Cover(context, points_->lost);
       SetStatus(context, kReportLost);
       context.EmitRecord(UnitRecordKind::kReportLost, at_ns);
       return;
@@ -280,9 +321,19 @@ class OaUnitBehaviour : public CopyableBehaviour<OaUnitBehaviour> {
     uint64_t tail = g.base + ((g.tail - g.base + format->size) & (g.size - 1));
     RegisterId tail_reg = TailRegister();
     context.Poke(tail_reg, (context.Peek(tail_reg) & ~kAddressMask) | tail);
+    CoverReport(context, *format, reason_point);
+    if (g.tail - g.base + format->size >= g.size) Cover(context, points_->wrapped);
     if (timer && taken < g.size / 2 && taken + format->size >= g.size / 2) HalfFull(context);
-    if (report.wrapped) SetStatus(context, kCounterOverflow);
+    if (report.wrapped) {
+      Cover(context, points_->counter_overflow);
+      SetStatus(context, kCounterOverflow);
+    }
     context.EmitRecord(UnitRecordKind::kReport, at_ns, report.bytes);
+  }
+
+  void CoverReport(BehaviourContext& context, const regdb::OaFormat& format, uint32_t reason_point) {
+    context.Cover(points_->first_format + static_cast<uint32_t>(&format - config_->formats.data()));
+    Cover(context, reason_point);
   }
 
   OaReportHeader Header(uint32_t report_id) const { return {report_id, context_id_.value_or(0xFFFFFFFF)}; }
@@ -310,9 +361,13 @@ class OaUnitBehaviour : public CopyableBehaviour<OaUnitBehaviour> {
   }
 
   void NoRoom(BehaviourContext& context, uint64_t at_ns) {
-    if (haswell() && (context.Peek(config_->registers.buffer) & hsw::kDisableOverrun) != 0) return;  // paused
+    if (haswell() && (context.Peek(config_->registers.buffer) & hsw::kDisableOverrun) != 0) {
+      Cover(context, points_->paused);
+      return;
+    }
     if (overflowing_) return;
     overflowing_ = true;
+    Cover(context, points_->overflow);
     SetStatus(context, kBufferOverflow | (haswell() ? 0 : gen8::kOverrunStatus));
     if (haswell()) {
       RegisterId buffer = config_->registers.buffer;
@@ -324,6 +379,7 @@ class OaUnitBehaviour : public CopyableBehaviour<OaUnitBehaviour> {
   void HalfFull(BehaviourContext& context) {
     RegisterId mask = config_->registers.interrupt_mask;
     if (mask != regdb::kUnresolved && (context.Peek(mask) & gen8::kHalfFullMask) != 0) return;
+    Cover(context, points_->half_full);
     context.SetInterrupt(true);  // a pulse: the parent latches the edge
     context.SetInterrupt(false);
   }
@@ -459,6 +515,7 @@ class OaUnitBehaviour : public CopyableBehaviour<OaUnitBehaviour> {
     stream_.Snapshot(workload_, *format, Header(static_cast<uint32_t>(std::get<uint64_t>(id))), context.now_ns(),
                      report);
     context.WriteMemory(Memory(), at, std::span<const uint8_t>(report.data(), format->size));
+    CoverReport(context, *format, points_->mi_rpc);
     return InjectResult::kDone;
   }
 
@@ -482,12 +539,16 @@ class OaUnitBehaviour : public CopyableBehaviour<OaUnitBehaviour> {
     // unless OA_DEBUG suppresses them; Haswell has no such report.
     RegisterId debug = config_->registers.debug;
     bool suppressed = debug != regdb::kUnresolved && (context.Peek(debug) & gen8::kDisableContextSwitchReports) != 0;
-    if (!haswell() && Enabled(context) && !suppressed) Trigger(context, now, kReasonContextSwitch, false);
+    if (!haswell() && Enabled(context) && !suppressed) {
+      Trigger(context, now, kReasonContextSwitch, false, points_->context_switch);
+    }
     return InjectResult::kDone;
   }
 
  private:
-  const OaUnitConfig* config_;  // owned by the program, which outlives every device of its model
+  // Owned by the program, which outlives every device of its model.
+  const OaUnitConfig* config_;
+  const OaPoints* points_;
   OaWorkload workload_;
   OaReportStream stream_;
   std::optional<uint32_t> context_id_;
@@ -507,7 +568,7 @@ class OaUnitBehaviour : public CopyableBehaviour<OaUnitBehaviour> {
 class OaUnitProgram : public BehaviourProgram {
  public:
   OaUnitProgram(std::string name, const OaUnitConfig& config)
-      : BehaviourProgram("oa-unit", std::move(name)), config_(config) {}
+      : BehaviourProgram("oa-unit", std::move(name)), config_(config), points_(MakePoints(config_, point_list_)) {}
 
   std::vector<RegisterId> WriteHooks() const override {
     std::vector<RegisterId> hooks;
@@ -518,12 +579,15 @@ class OaUnitProgram : public BehaviourProgram {
     return hooks;
   }
   std::string InterruptParent() const override { return config_.interrupt_parent; }
+  std::vector<CoveragePoint> CoveragePoints() const override { return point_list_; }
   std::unique_ptr<Behaviour> Instantiate() const override {
-    return std::make_unique<OaUnitBehaviour>(config_);
+    return std::make_unique<OaUnitBehaviour>(config_, points_);
   }
 
  private:
   OaUnitConfig config_;
+  std::vector<CoveragePoint> point_list_;  // declared before points_, which MakePoints fills it with
+  OaPoints points_;
 };
 
 }  // namespace

@@ -50,11 +50,52 @@ std::string PowerStateName(uint64_t ps) {
   }
 }
 
+// Coverage: what a PCI driver's tests should exercise of its function:
+// each way an interrupt goes out (the INTx line, an MSI, an MSI held by
+// its mask and sent on unmask, one dropped for want of bus mastering),
+// each power state entered, and memory decode switched on and off. Only
+// what the function has is a point (no MSI capability, no MSI points).
+constexpr uint32_t kNoPoint = ~uint32_t{0};
+struct PciPoints {
+  uint32_t intx = kNoPoint, msi_sent = kNoPoint, msi_held = kNoPoint, msi_sent_on_unmask = kNoPoint,
+           msi_dropped = kNoPoint;
+  uint32_t power_state[4] = {kNoPoint, kNoPoint, kNoPoint, kNoPoint};  // D0, D1, D2, D3hot
+  uint32_t decode_on = kNoPoint, decode_off = kNoPoint;
+};
+
+// The points of `config` in order, and their indices.
+PciPoints MakePoints(const PciConfigConfig& config, std::vector<CoveragePoint>& list) {
+  PciPoints points;
+  auto add = [&](uint32_t& index, const char* group, std::string name) {
+    index = static_cast<uint32_t>(list.size());
+    list.push_back({group, std::move(name)});
+  };
+  add(points.intx, "interrupts", "INTx asserted");
+  if (config.has_msi) {
+    add(points.msi_sent, "interrupts", "MSI sent");
+    if (config.msi_mask != PciConfigConfig::kNone) {
+      add(points.msi_held, "interrupts", "MSI held by its mask");
+      add(points.msi_sent_on_unmask, "interrupts", "MSI sent on unmask");
+    }
+    add(points.msi_dropped, "interrupts", "MSI dropped without bus master");
+  }
+  if (config.power != PciConfigConfig::kNone) {
+    for (uint64_t ps = 0; ps < 4; ++ps) add(points.power_state[ps], "power states entered", PowerStateName(ps));
+  }
+  add(points.decode_on, "memory decode", "enabled");
+  add(points.decode_off, "memory decode", "disabled");
+  return points;
+}
+
+void Cover(BehaviourContext& context, uint32_t point) {
+  if (point != kNoPoint) context.Cover(point);
+}
+
 class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
  public:
   // `aperture_base_bit`: the aperture BAR's lowest writable bit, which gives the smallest size.
-  PciConfigBehaviour(const PciConfigConfig& config, unsigned aperture_base_bit)
-      : config_(&config), aperture_base_bit_(aperture_base_bit) {}
+  PciConfigBehaviour(const PciConfigConfig& config, const PciPoints& points, unsigned aperture_base_bit)
+      : config_(&config), points_(&points), aperture_base_bit_(aperture_base_bit) {}
 
   void OnReset(BehaviourContext& context) override {
     requested_ = false;
@@ -65,6 +106,12 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
   }
 
   void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after) override {
+    if (reg == config_->command && ((before ^ after) & kCommandMemory) != 0) {
+      Cover(context, (after & kCommandMemory) != 0 ? points_->decode_on : points_->decode_off);
+    }
+    if (reg == config_->power && ((before ^ after) & kPowerStateMask) != 0) {
+      Cover(context, points_->power_state[after & kPowerStateMask]);
+    }
     if (reg == config_->command || reg == config_->power) UpdateSpaces(context);
     if (reg == config_->aperture || reg == config_->aperture_size) ApplyAperture(context);
     if (config_->has_msi && (reg == config_->msi_address || reg == config_->msi_data) && before != after &&
@@ -101,7 +148,9 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
       }
       return false;  // MSI replaces the INTx line
     }
-    return requested && (context.Peek(config_->command) & kCommandIntxDisable) == 0;
+    bool line = requested && (context.Peek(config_->command) & kCommandIntxDisable) == 0;
+    if (line && rising) Cover(context, points_->intx);
+    return line;
   }
 
   InjectResult Inject(BehaviourContext& context, std::string_view verb, std::span<const std::string> args,
@@ -127,10 +176,11 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
   // A rising edge with MSI enabled: send, or hold it pending while masked.
   void Signal(BehaviourContext& context) {
     if (VectorMasked(context)) {
+      Cover(context, points_->msi_held);
       context.Poke(config_->msi_pending, context.Peek(config_->msi_pending) | kVector0);
       return;
     }
-    Deliver(context);
+    Deliver(context, points_->msi_sent);
   }
 
   void DeliverPending(BehaviourContext& context) {
@@ -138,18 +188,21 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
     uint64_t pending = context.Peek(config_->msi_pending);
     if ((pending & kVector0) == 0) return;
     context.Poke(config_->msi_pending, pending & ~kVector0);
-    Deliver(context);
+    Deliver(context, points_->msi_sent_on_unmask);
   }
 
-  void Deliver(BehaviourContext& context) {
+  // `sent`: the coverage point of this way of sending.
+  void Deliver(BehaviourContext& context, uint32_t sent) {
     const Model& model = context.model();
     if ((context.Peek(config_->command) & kCommandMaster) == 0) {
       context.ReportViolation(ViolationKind::kProtocol, config_->msi_control,
                               "an MSI was due but " + model.registers()[config_->command].name +
                                   " bit 2 (Bus Master Enable) is clear: a function may not write memory, MSI "
                                   "included, without it; the message is dropped");
+      Cover(context, points_->msi_dropped);
       return;
     }
+    Cover(context, sent);
     context.SendMessage(context.Peek(config_->msi_address), context.Peek(config_->msi_data));
   }
 
@@ -191,7 +244,9 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
     if ((bar & hardwired) != 0) context.Poke(config_->aperture, bar & ~hardwired);
   }
 
-  const PciConfigConfig* config_;  // owned by the program, which outlives every device of its model
+  // Owned by the program, which outlives every device of its model.
+  const PciConfigConfig* config_;
+  const PciPoints* points_;
   unsigned aperture_base_bit_ = 0;
   bool requested_ = false;        // the request as last routed
   bool msi_was_enabled_ = false;  // MSI enable as last routed
@@ -201,7 +256,10 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
 class PciConfigProgram : public BehaviourProgram {
  public:
   PciConfigProgram(std::string name, const PciConfigConfig& config, unsigned aperture_base_bit)
-      : BehaviourProgram("pci-config", std::move(name)), config_(config), aperture_base_bit_(aperture_base_bit) {}
+      : BehaviourProgram("pci-config", std::move(name)),
+        config_(config),
+        points_(MakePoints(config_, point_list_)),
+        aperture_base_bit_(aperture_base_bit) {}
 
   std::vector<RegisterId> WriteHooks() const override {
     std::vector<RegisterId> hooks;
@@ -212,12 +270,15 @@ class PciConfigProgram : public BehaviourProgram {
     return hooks;
   }
   bool RoutesInterrupts() const override { return true; }
+  std::vector<CoveragePoint> CoveragePoints() const override { return point_list_; }
   std::unique_ptr<Behaviour> Instantiate() const override {
-    return std::make_unique<PciConfigBehaviour>(config_, aperture_base_bit_);
+    return std::make_unique<PciConfigBehaviour>(config_, points_, aperture_base_bit_);
   }
 
  private:
   PciConfigConfig config_;
+  std::vector<CoveragePoint> point_list_;  // declared before points_, which MakePoints fills it with
+  PciPoints points_;
   unsigned aperture_base_bit_;
 };
 

@@ -48,6 +48,14 @@ constexpr uint32_t kSelMemoryDst = 5;  // as a destination: memory (aqlprofile's
 
 constexpr uint64_t kMaxDwords = uint64_t{1} << 20;
 
+// Coverage: the packets a profiler's command buffers should have run
+// through the CP, each modelled EVENT_WRITE event, and PRED_EXEC skipping
+// another XCC's packets. Indices, in CoveragePoints() order:
+enum Pm4Point : uint32_t {
+  kSetUconfigRegRan, kSetShRegRan, kCopyDataRan, kEventWriteRan, kPredExecRan, kNopRan,
+  kStartEvent, kStopEvent, kSampleEvent, kFlushEvent, kPredicatedSkip,
+};
+
 class Pm4Behaviour : public CopyableBehaviour<Pm4Behaviour> {
  public:
   explicit Pm4Behaviour(const Pm4Config& config)
@@ -122,17 +130,33 @@ class Pm4Behaviour : public CopyableBehaviour<Pm4Behaviour> {
       std::span<const uint32_t> body(ib.data() + i + 1, body_size);
       i += 1 + body_size;
       switch (opcode) {
-        case kSetUconfigReg: SetRegisters(context, config_->uconfig_base, body); break;
-        case kSetShReg: SetRegisters(context, config_->sh_base, body); break;
-        case kCopyData: CopyData(context, memory, at, body); break;
-        case kEventWrite: EventWrite(context, memory, at, body); break;
+        case kSetUconfigReg:
+          context.Cover(kSetUconfigRegRan);
+          SetRegisters(context, config_->uconfig_base, body);
+          break;
+        case kSetShReg:
+          context.Cover(kSetShRegRan);
+          SetRegisters(context, config_->sh_base, body);
+          break;
+        case kCopyData:
+          context.Cover(kCopyDataRan);
+          CopyData(context, memory, at, body);
+          break;
+        case kEventWrite:
+          context.Cover(kEventWriteRan);
+          EventWrite(context, memory, at, body);
+          break;
         case kPredExec: {
+          context.Cover(kPredExecRan);
           uint32_t exec_count = body[0] & 0x3FFF;
           uint32_t xcc_mask = body[0] >> 24;
-          if ((xcc_mask >> config_->xcc & 1) == 0) i += exec_count;  // another XCC's packets
+          if ((xcc_mask >> config_->xcc & 1) == 0) {  // another XCC's packets
+            context.Cover(kPredicatedSkip);
+            i += exec_count;
+          }
           break;
         }
-        case kNop: break;
+        case kNop: context.Cover(kNopRan); break;
         default:
           Unmodelled(context, memory, at,
                      "PM4 opcode " + regdb::Hex(opcode) + " is not modelled (SET_UCONFIG_REG, SET_SH_REG, COPY_DATA, "
@@ -192,11 +216,12 @@ class Pm4Behaviour : public CopyableBehaviour<Pm4Behaviour> {
   void EventWrite(BehaviourContext& context, SpaceId memory, uint64_t at, std::span<const uint32_t> body) {
     uint32_t event = body[0] & 0x3F;
     switch (event) {
-      case kCsPartialFlush:
-      case kPerfcounterStart:
-      case kPerfcounterStop: return;
+      case kCsPartialFlush: context.Cover(kFlushEvent); return;
+      case kPerfcounterStart: context.Cover(kStartEvent); return;
+      case kPerfcounterStop: context.Cover(kStopEvent); return;
       case kPerfcounterSample:
         if (config_->sample_register != Pm4Config::kNone) {
+          context.Cover(kSampleEvent);
           const RegisterModel& r = context.model().registers()[config_->sample_register];
           uint64_t value = context.Read(r.space, r.offset, r.width) | config_->sample.mask;
           context.Write(r.space, r.offset, r.width, value);
@@ -219,6 +244,14 @@ class Pm4Behaviour : public CopyableBehaviour<Pm4Behaviour> {
 class Pm4Program : public BehaviourProgram {
  public:
   Pm4Program(std::string name, const Pm4Config& config) : BehaviourProgram("pm4", std::move(name)), config_(config) {}
+  std::vector<CoveragePoint> CoveragePoints() const override {
+    return {{"packets", "SET_UCONFIG_REG"},         {"packets", "SET_SH_REG"},
+            {"packets", "COPY_DATA"},               {"packets", "EVENT_WRITE"},
+            {"packets", "PRED_EXEC"},               {"packets", "NOP"},
+            {"events", "PERFCOUNTER_START"},        {"events", "PERFCOUNTER_STOP"},
+            {"events", "PERFCOUNTER_SAMPLE"},       {"events", "CS_PARTIAL_FLUSH"},
+            {"predication", "another XCC's packets skipped"}};
+  }
   std::unique_ptr<Behaviour> Instantiate() const override { return std::make_unique<Pm4Behaviour>(config_); }
 
  private:

@@ -5,6 +5,7 @@
 // be directed" to a present slice. Writes are multicast to every slice, so
 // the one stored value stands for each present slice's copy.
 #include <algorithm>
+#include <bit>
 #include <string>
 
 #include "regemu/emulator/behaviour.hpp"
@@ -16,6 +17,14 @@ namespace {
 
 using regdb::SliceSteeringConfig;
 
+// Coverage: a driver steering reads must reach each slice it expects to
+// be present; one point per slice the fuse field can describe ("slice N",
+// point N), hit by a read steered to it while it is present. Reads of a
+// fused-off slice are `protocol` violations, counted as such.
+unsigned SliceCount(const SliceSteeringConfig& config) {
+  return static_cast<unsigned>(std::bit_width(config.fuse_bits.mask >> config.fuse_bits.shift));
+}
+
 class SliceSteeringBehaviour : public CopyableBehaviour<SliceSteeringBehaviour> {
  public:
   explicit SliceSteeringBehaviour(const SliceSteeringConfig& config) : config_(&config) {}
@@ -23,7 +32,10 @@ class SliceSteeringBehaviour : public CopyableBehaviour<SliceSteeringBehaviour> 
   uint64_t AfterRead(BehaviourContext& context, RegisterId reg, uint64_t value) override {
     uint64_t present = config_->fuse_bits.Get(context.Peek(config_->fuse));
     uint64_t slice = config_->selector_bits.Get(context.Peek(config_->selector));
-    if (slice < 64 && ((present >> slice) & 1) != 0) return value;
+    if (slice < 64 && ((present >> slice) & 1) != 0) {
+      if (slice < SliceCount(*config_)) context.Cover(static_cast<uint32_t>(slice));
+      return value;
+    }
     const RegisterModel& r = context.model().registers()[reg];
     const Model& model = context.model();
     context.ReportViolation(ViolationKind::kProtocol, reg,
@@ -52,6 +64,13 @@ class SliceSteeringProgram : public BehaviourProgram {
   SliceSteeringProgram(std::string name, const SliceSteeringConfig& config, std::vector<RegisterId> hooked)
       : BehaviourProgram("slice-steering", std::move(name)), config_(config), hooked_(std::move(hooked)) {}
   std::vector<RegisterId> ReadHooks() const override { return hooked_; }
+  std::vector<CoveragePoint> CoveragePoints() const override {
+    std::vector<CoveragePoint> points;
+    for (unsigned slice = 0; slice < SliceCount(config_); ++slice) {
+      points.push_back({"slices read", "slice " + std::to_string(slice)});
+    }
+    return points;
+  }
   std::unique_ptr<Behaviour> Instantiate() const override { return std::make_unique<SliceSteeringBehaviour>(config_); }
 
  private:

@@ -33,6 +33,13 @@
  * buffer of the device, one for each of the two functions: call each of
  * them from one thread at a time.
  *
+ * Coverage. With the environment variable REGEMU_COVERAGE set (a path;
+ * %p stands for the process id) every device opened counts what the test
+ * exercised (registers read and written, fields changed, access-policy
+ * effects, behaviour paths, violations), and the process writes it there
+ * when it exits; `regemu coverage report` reads the files. Close devices
+ * before exiting: an open device's counts are not written.
+ *
  * For driver C files written against readl()/writel(), see regemu/iomem.h.
  */
 #ifndef REGEMU_REGEMU_H
@@ -56,6 +63,13 @@ regemu_device *regemu_open(const char *db_path, char *err, size_t errlen);
 /* Frees the device, its iomem mappings and every string the device
  * returned. NULL is ignored. */
 void regemu_close(regemu_device *dev);
+
+/* Coverage without the environment variable: devices opened after this
+ * call count coverage, written at exit to `path` (%p: the process id), or
+ * when `path` is NULL or empty to regemu-coverage-%p.json in the working
+ * directory. REGEMU_COVERAGE, when set, still says where. Returns 0, or -1
+ * when out of memory. */
+int regemu_enable_coverage(const char *path);
 
 /* Why the last call on `dev` failed, or NULL when it succeeded: every
  * function taking a regemu_device replaces it, except regemu_last_error

@@ -6,10 +6,15 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include "regemu/emulator/coverage.hpp"
 #include "regemu/fakes/device_test.hpp"
 #include "regemu/fakes/matchers.hpp"
 #include "regemu/regs/hsw.hpp"
 
+#include <stdlib.h>
+
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,6 +80,29 @@ TEST_F(ConsumerTest, ProfilerChecksAMetricAgainstTheInstalledOracle) {
   std::string error;
   EXPECT_DOUBLE_EQ(busy, device().Metric("GPUBusy", error).value_or(-1)) << error;
   EXPECT_DOUBLE_EQ(busy, 25.0);
+}
+
+// Coverage through the installed kit: the counts, and the JSON file the
+// installed library writes and reads (its JSON library stays inside it).
+TEST_F(ConsumerTest, CoverageCountsAndRoundTripsThroughAFile) {
+  regemu::emulator::DeviceOptions options;
+  options.coverage = true;
+  LoadDevice(regemu::fakes::ShippedDatabase("hsw"), options);
+  bus("mmio").Read32(0x2360);
+  std::optional<regemu::emulator::ModelCoverage> coverage = device().Coverage();
+  ASSERT_TRUE(coverage.has_value());
+  EXPECT_EQ(coverage->touched.at("OACONTROL").reads, 1u);
+
+  std::string dir = (std::filesystem::temp_directory_path() / "regemu-consumer-XXXXXX").string();
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  regemu::emulator::CoverageData data;
+  regemu::emulator::MergeInto(data, *coverage);
+  std::string error;
+  regemu::emulator::CoverageData read;
+  EXPECT_TRUE(regemu::emulator::WriteCoverageFile(dir + "/one.json", data, error)) << error;
+  EXPECT_TRUE(regemu::emulator::ReadCoverageFile(dir + "/one.json", read, error)) << error;
+  EXPECT_EQ(read.models.at("hsw").touched.at("OACONTROL").reads, 1u);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -18,6 +18,8 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Pair;
+using ::testing::UnorderedElementsAre;
 using testing_support::Kinds;
 using testing_support::MakeDevice;
 using testing_support::RegisterNamed;
@@ -38,6 +40,7 @@ struct Iir {
   Iir() {
     DeviceOptions options;
     options.policy = ViolationPolicy::Lenient();
+    options.coverage = true;
     device = MakeDevice(kDatabase, std::move(options));
   }
   RegisterId Reg(const char* name) const { return RegisterNamed(device->model(), name); }
@@ -148,6 +151,20 @@ TEST(ClassicIirTest, ResetAndSnapshot) {
   EXPECT_EQ(iir.Peek("IIR"), 0u);
   EXPECT_EQ(iir.Peek("ISR"), 0u);
   EXPECT_FALSE(iir.device->interrupt_asserted());
+}
+
+// Coverage: each path through the IIR counts where it ran.
+TEST(ClassicIirTest, CoversLatchedMaskedLatchedOnUnmaskAndAsserted) {
+  Iir iir;
+  iir.Init(1u << 3);
+  ASSERT_EQ(iir.Inject({"5"}), "");        // masked: not latched
+  ASSERT_EQ(iir.Inject({"3"}), "");        // latched, the output rises
+  iir.Write("IIR", 1u << 3);
+  ASSERT_EQ(iir.Inject({"4", "on"}), "");  // masked, but live
+  iir.Write("IMR", ~(1u << 3 | 1u << 4) & 0xFFFFFFFF);  // latched now; IER leaves the output low
+  EXPECT_THAT(testing_support::PointHits(*iir.device, "misc"),
+              UnorderedElementsAre(Pair("events/latched", 1), Pair("events/masked (not latched)", 2),
+                                   Pair("events/latched on unmask", 1), Pair("output/asserted", 1)));
 }
 
 // With an interrupt parent the output goes to the parent, not the device.

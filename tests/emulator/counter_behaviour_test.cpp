@@ -19,6 +19,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Not;
+using ::testing::Pair;
 using testing_support::Kinds;
 using testing_support::MakeDevice;
 using testing_support::RegisterNamed;
@@ -114,6 +115,25 @@ TEST(CounterBehaviourTest, WrapsAtTheFieldWidth) {
   wide->PokeRegister(status, 0xFFFF'FF51);
   wide->Advance(2);
   EXPECT_EQ(wide->PeekRegister(status), 0x0000'0151u);
+}
+
+// Coverage: the wrap is the counter's one path, at a field's width as at 2^64.
+TEST(CounterBehaviourTest, CoversTheWrap) {
+  DeviceOptions options;
+  options.coverage = true;
+  auto device =
+      CounterDevice("  - {name: nibble, kind: counter, register: OASTATUS, field: NIBBLE, period: 1ns}\n", options);
+  device->Advance(15);
+  EXPECT_THAT(testing_support::PointHits(*device, "nibble"), ElementsAre(Pair("counter/wrapped", 0)));
+  device->Advance(1);
+  EXPECT_THAT(testing_support::PointHits(*device, "nibble"), ElementsAre(Pair("counter/wrapped", 1)));
+
+  auto wide = CounterDevice("  - {name: ts, kind: counter, register: TIMESTAMP, period: 1ns, increment: 2}\n", options);
+  wide->PokeRegister(RegisterNamed(wide->model(), "TIMESTAMP"), ~uint64_t{0} - 2);
+  wide->Advance(1);  // reaches 2^64-1
+  EXPECT_THAT(testing_support::PointHits(*wide, "ts"), ElementsAre(Pair("counter/wrapped", 0)));
+  wide->Advance(1);
+  EXPECT_THAT(testing_support::PointHits(*wide, "ts"), ElementsAre(Pair("counter/wrapped", 1)));
 }
 
 // A 64-bit register wraps at 2^64.

@@ -4,6 +4,7 @@
 // print violation kinds readably when a matcher fails.
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <ostream>
 #include <stdexcept>
@@ -75,6 +76,18 @@ inline RegisterId RegisterNamed(const Model& model, std::string_view name) {
   auto id = model.FindRegister(name);
   if (!id) throw std::invalid_argument("no register '" + std::string(name) + "'");
   return *id;
+}
+
+// The coverage points of behaviour `behaviour` (DeviceOptions::coverage),
+// every declared one, as "group/name" -> hits.
+inline std::map<std::string, uint64_t> PointHits(const Device& device, std::string_view behaviour) {
+  std::optional<ModelCoverage> coverage = device.Coverage();
+  if (!coverage) throw std::logic_error("the device was made without DeviceOptions::coverage");
+  auto it = coverage->behaviours.find(behaviour);
+  if (it == coverage->behaviours.end()) throw std::invalid_argument("no behaviour '" + std::string(behaviour) + "'");
+  std::map<std::string, uint64_t> hits;
+  for (const PointCoverage& point : it->second.points) hits[point.group + "/" + point.name] = point.hits;
+  return hits;
 }
 
 // The kinds of the recorded violations, in order.

@@ -21,6 +21,8 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Pair;
+using ::testing::UnorderedElementsAre;
 using testing_support::Kinds;
 using testing_support::MakeDevice;
 using testing_support::RegisterNamed;
@@ -67,6 +69,7 @@ struct Pmu {
   explicit Pmu(bool lenient = true) {
     DeviceOptions options;
     if (lenient) options.policy = ViolationPolicy::Lenient();
+    options.coverage = true;
     device = MakeDevice(kDatabase, std::move(options));
   }
   RegisterId Reg(const char* name) const { return RegisterNamed(device->model(), name); }
@@ -191,6 +194,22 @@ TEST(EventCountersTest, OverflowSetsStatusRaisesTheInterruptAndTheClearDropsIt) 
   EXPECT_EQ(pmu.Read("GCLEAR"), 0u);  // a command: reads 0 again
   EXPECT_FALSE(pmu.device->interrupt_requested());
   EXPECT_THAT(pmu.device->violations(), IsEmpty());
+}
+
+// Coverage: the slot that wrapped, the interrupt's rising edge and the
+// acknowledgement that cleared a set status (not the one that found none).
+TEST(EventCountersTest, CoversOverflowsTheInterruptAndTheAcknowledgement) {
+  Pmu pmu;
+  pmu.Write("FULL0", 0xFFFFFFFFFFF0);
+  pmu.Count(0, 0xC0, kInt);
+  pmu.Inject("event", {"INSTS", "18"});
+  pmu.Write("GCTRL", 0);
+  pmu.Write("GCLEAR", 1);
+  pmu.Write("GCLEAR", 1);
+  EXPECT_THAT(testing_support::PointHits(*pmu.device, "pmu"),
+              UnorderedElementsAre(Pair("slots overflowed/GP0", 1), Pair("slots overflowed/GP1", 0),
+                                   Pair("slots overflowed/PAIR", 0), Pair("overflow/interrupt asserted", 1),
+                                   Pair("overflow/acknowledged", 1)));
 }
 
 TEST(EventCountersTest, OverflowWithoutTheInterruptBitOnlySetsStatus) {

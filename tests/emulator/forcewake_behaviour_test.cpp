@@ -2,6 +2,7 @@
 // and the core's access gate: masked request registers, acks that follow after
 // `latency`, and accesses to a sleeping domain's range refused before decode.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Pair;
+using ::testing::UnorderedElementsAre;
 using testing_support::Kinds;
 using testing_support::MakeDevice;
 using testing_support::RegisterNamed;
@@ -59,6 +62,7 @@ std::unique_ptr<Device> ForcewakeDevice(const std::string& latency = "500ns") {
   yaml.replace(yaml.find("LATENCY"), 7, latency);
   DeviceOptions options;
   options.policy = ViolationPolicy::Lenient();
+  options.coverage = true;
   return MakeDevice(yaml, std::move(options));
 }
 
@@ -212,6 +216,43 @@ TEST(ForcewakeBehaviourTest, ShadowedWriteNeedsNoForcewake) {
   EXPECT_THAT(Kinds(*fw.device), IsEmpty());
   EXPECT_EQ(fw.Read("RING_TAIL"), 0u);  // reads are still gated
   EXPECT_THAT(Kinds(*fw.device), ElementsAre(ViolationKind::kForcewake));
+}
+
+// Coverage: a domain is woken when its ack first shows an awake bit and
+// slept when the last one goes; a shadowed write while asleep is a path.
+TEST(ForcewakeBehaviourTest, CoversWakesSleepsAndShadowedWrites) {
+  Fw fw{ForcewakeDevice("0ns")};
+  fw.Write("RING_TAIL", 0x40);          // render asleep: the shadowed write passes
+  fw.Write("FW_RENDER", kGet);          // woken
+  fw.Write("FW_RENDER", 0x80008000);    // the fallback bit too: still awake
+  fw.Write("FW_RENDER", kPut);          // the fallback holds it
+  fw.Write("FW_RENDER", 0x80000000);    // slept
+  fw.Write("RING_TAIL", 0x41);
+  EXPECT_THAT(testing_support::PointHits(*fw.device, "forcewake"),
+              UnorderedElementsAre(Pair("domains woken/render", 1), Pair("domains woken/gt", 0),
+                                   Pair("domains slept/render", 1), Pair("domains slept/gt", 0),
+                                   Pair("shadowed writes/while asleep", 2)));
+}
+
+// The same on the shipped Ice Lake: its fourteen domains, i915's get and put of render.
+TEST(ForcewakeBehaviourTest, CoversTheIceLakeDomains) {
+  DeviceOptions options;
+  options.coverage = true;
+  Device device(testing_support::CompileDatabaseAt(std::string(REGEMU_SOURCE_DIR) + "/yaml/icl"), options);
+  const Model& model = device.model();
+  device.Write(testing_support::SpaceNamed(model, "config"), 0x04, 16, 0x0006);  // memory decode on
+  device.WriteRegister(RegisterNamed(model, "FORCEWAKE_RENDER_GEN9"), kGet);
+  for (int polls = 0; (device.ReadRegister(RegisterNamed(model, "FORCEWAKE_ACK_RENDER_GEN9")) & 1) == 0; ++polls) {
+    ASSERT_LT(polls, 1000);
+    device.Advance(1000);
+  }
+  device.WriteRegister(RegisterNamed(model, "FORCEWAKE_RENDER_GEN9"), kPut);
+  device.Advance(1'000'000);
+  std::map<std::string, uint64_t> hits = testing_support::PointHits(device, "forcewake");
+  EXPECT_EQ(hits.size(), 2u * 14 + 1);
+  EXPECT_EQ(hits.at("domains woken/render"), 1u);
+  EXPECT_EQ(hits.at("domains slept/render"), 1u);
+  EXPECT_EQ(hits.at("domains woken/gt"), 0u);
 }
 
 TEST(ForcewakeBehaviourTest, ReplicatedRangeNeedsEveryDomain) {

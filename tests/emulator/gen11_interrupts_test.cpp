@@ -4,6 +4,7 @@
 // double-buffered GT INT DW, selector + identity service, master levels and
 // the interrupt output, the protocol rules, reset and snapshots.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -44,6 +45,7 @@ class IclIrqTest : public ::testing::Test {
   static DeviceOptions Lenient() {
     DeviceOptions options;
     options.policy = ViolationPolicy::Lenient();
+    options.coverage = true;
     return options;
   }
 
@@ -105,6 +107,39 @@ TEST_F(IclIrqTest, RenderEventRaisesDwMasterAndLine) {
   EXPECT_EQ(Peek("GEN11_GFX_MSTR_IRQ"), kMasterEnable | 0x1);
   EXPECT_TRUE(device_.interrupt_asserted());
   EXPECT_EQ(device_.interrupt_edges(), 1u);
+}
+
+// Coverage: each engine serviced, the second DW-level event, a child
+// raising its master bit, an event held by its mask and released by the
+// unmask, the output's rising edges and the handler's master-off window.
+TEST_F(IclIrqTest, CoversServiceSecondEventsChildrenMaskingAndMaster) {
+  Postinstall();
+  Inject({"irq", "RCS0", "0x1"});             // the output rises
+  Write("GEN11_GFX_MSTR_IRQ", 0);             // gen11_gt_irq_handler: master off
+  uint64_t dw0 = Read("GEN11_GT_INTR_DW0");   // DW0 locks
+  Inject({"irq", "BCS0", "0x100"});           // latched while locked: a second event
+  Service(0, 0);
+  Write("GEN11_GT_INTR_DW0", dw0);            // BCS0's event becomes DW0
+  Service(0, 15);
+  Write("GEN11_GT_INTR_DW0", uint64_t{1} << 15);
+  Write("GEN11_GFX_MSTR_IRQ", kMasterEnable);
+  Write("GEN11_RCS0_RSVD_INTR_MASK", 0xFFFFFFFF);
+  Inject({"irq", "RCS0", "0x1"});             // held by the mask
+  Write("GEN11_RCS0_RSVD_INTR_MASK", 0xF6F6FFFF);  // released: the output rises again
+  Inject({"gu_misc", "27"});                  // GU_MISC raises master bit 29
+  std::map<std::string, uint64_t> hits = testing_support::PointHits(device_, "irq");
+  EXPECT_EQ(hits.size(), 20u + 2 + 2 + 4);
+  EXPECT_EQ(hits.at("engines serviced/RCS0"), 1u);
+  EXPECT_EQ(hits.at("engines serviced/BCS0"), 1u);
+  EXPECT_EQ(hits.at("engines serviced/VCS0"), 0u);
+  EXPECT_EQ(hits.at("second events/GEN11_GT_INTR_DW0"), 1u);
+  EXPECT_EQ(hits.at("second events/GEN11_GT_INTR_DW1"), 0u);
+  EXPECT_EQ(hits.at("children raised/gu_misc"), 1u);
+  EXPECT_EQ(hits.at("children raised/pcu"), 0u);
+  EXPECT_EQ(hits.at("masking/event held by mask"), 1u);
+  EXPECT_EQ(hits.at("masking/released by unmask"), 1u);
+  EXPECT_EQ(hits.at("master/interrupt asserted"), 2u);
+  EXPECT_GT(hits.at("master/level held while disabled"), 0u);
 }
 
 // driver-facts 1.6: the whole handler leaves everything clear and no violation.

@@ -6,6 +6,7 @@
 // run the same through the script runner.
 #include <array>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -255,6 +256,43 @@ TEST_F(OaUnitTest, ContextFilterStopsCountingForOtherContexts) {
   uint64_t first = kBuffer + 256;  // after the context-switch report
   EXPECT_EQ(A40(first + 256, 0) - A40(first, 0), 0u) << "context 0x20 is filtered out";
   EXPECT_EQ(Dword(first + 8), 0x20u);
+}
+
+// Coverage: each report counts for its format and its reason; a trigger
+// inside the landing window is a lost report.
+TEST_F(OaUnitTest, CoversFormatsReasonsAndLostReports) {
+  DeviceOptions options;
+  options.coverage = true;
+  Open("bdw", std::move(options));
+  OpenGen8Stream(13);
+  device_->Advance(1'310'720);                   // a timer report
+  ASSERT_EQ(Inject("ctx-switch", {"5"}), "");    // lost: the timer report is still landing
+  device_->Advance(1'000);
+  ASSERT_EQ(Inject("ctx-switch", {"6"}), "");    // a context-switch report
+  ASSERT_EQ(Inject("mi-rpc", {"0x4000", "1"}), "");
+  std::map<std::string, uint64_t> hits = testing_support::PointHits(*device_, "oa");
+  EXPECT_EQ(hits.at("formats/A32u40_A4u32_B8_C8"), 3u);
+  EXPECT_EQ(hits.at("formats/A12"), 0u);
+  EXPECT_EQ(hits.at("reasons/timer"), 1u);
+  EXPECT_EQ(hits.at("reasons/context switch"), 1u);
+  EXPECT_EQ(hits.at("reasons/MI_REPORT_PERF_COUNT"), 1u);
+  EXPECT_EQ(hits.at("buffer/report lost"), 1u);
+  EXPECT_EQ(hits.at("buffer/overflow"), 0u);
+  EXPECT_EQ(hits.count("buffer/paused (overrun disabled)"), 0u) << "Haswell's only";
+}
+
+TEST_F(OaUnitTest, CoversOverflowAndTheRingWrapping) {
+  DeviceOptions options;
+  options.coverage = true;
+  Open("bdw", std::move(options));
+  OpenGen8Stream(0, /*128 KiB*/ 0);
+  device_->Advance(200'000);  // full: one overflow episode
+  Write("OAHEADPTR", Read("OATAILPTR"));
+  device_->Advance(1'000);    // the next reports cross the buffer's end
+  std::map<std::string, uint64_t> hits = testing_support::PointHits(*device_, "oa");
+  EXPECT_EQ(hits.at("buffer/overflow"), 1u);
+  EXPECT_EQ(hits.at("buffer/wrapped"), 1u);
+  EXPECT_EQ(hits.at("buffer/counter overflow"), 0u);
 }
 
 TEST_F(OaUnitTest, MiRpcWritesASnapshotWithTheReportId) {

@@ -22,6 +22,8 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Pair;
+using ::testing::UnorderedElementsAre;
 using testing_support::Kinds;
 using testing_support::RegisterNamed;
 using testing_support::SpaceNamed;
@@ -58,10 +60,16 @@ std::shared_ptr<const Model> IclModel() {
 class IclPciTest : public ::testing::Test {
  protected:
   IclPciTest()
-      : device_(IclModel()),
+      : device_(IclModel(), WithCoverage()),
         config_(SpaceNamed(device_.model(), "config")),
         mmio_(SpaceNamed(device_.model(), "mmio")),
         mchbar_(SpaceNamed(device_.model(), "mchbar")) {}
+
+  static DeviceOptions WithCoverage() {
+    DeviceOptions options;
+    options.coverage = true;
+    return options;
+  }
 
   uint64_t Read(uint64_t offset, unsigned width) { return device_.Read(config_, offset, width); }
   void Write(uint64_t offset, unsigned width, uint64_t value) { device_.Write(config_, offset, width, value); }
@@ -386,6 +394,40 @@ TEST_F(IclPciTest, EnablingMsiWhileTheRequestIsUpSendsIt) {
   EnableMsiLikeLinux(device_, config_, 0xFEE00000, 0x21);
   EXPECT_EQ(device_.message_count(), 1u);
   EXPECT_FALSE(device_.interrupt_asserted());
+}
+
+// Coverage: each way the function's interrupt went out, the power states
+// entered and memory decode switched on and off.
+TEST_F(IclPciTest, CoversIntxMsiPowerStatesAndDecode) {
+  EnableMemoryAndMastering();
+  Inject("1");
+  Inject("0");
+  EnableMsiLikeLinux(device_, config_, 0xFEE00000, 0x21);
+  Inject("1");
+  Inject("0");
+  Write(kMsiMask, 32, 1);
+  Inject("1");
+  Write(kMsiMask, 32, 0);
+  Write(kPmcs, 16, 3);
+  Write(kPmcs, 16, 0);
+  Write(kCommand, 16, kMaster | kIntxDisable);
+  EXPECT_THAT(device_.violations(), IsEmpty());
+  EXPECT_THAT(testing_support::PointHits(device_, "pci"),
+              UnorderedElementsAre(Pair("interrupts/INTx asserted", 1), Pair("interrupts/MSI sent", 1),
+                                   Pair("interrupts/MSI held by its mask", 1),
+                                   Pair("interrupts/MSI sent on unmask", 1),
+                                   Pair("interrupts/MSI dropped without bus master", 0),
+                                   Pair("power states entered/D0", 1), Pair("power states entered/D1", 0),
+                                   Pair("power states entered/D2", 0), Pair("power states entered/D3hot", 1),
+                                   Pair("memory decode/enabled", 1), Pair("memory decode/disabled", 1)));
+}
+
+TEST_F(IclPciTest, MsiWithoutBusMasteringIsCoveredAsDropped) {
+  Write(kCommand, 16, kMemory);
+  EnableMsiLikeLinux(device_, config_, 0xFEE00000, 0x21);
+  Inject("1");
+  device_.ClearViolations();
+  EXPECT_EQ(testing_support::PointHits(device_, "pci").at("interrupts/MSI dropped without bus master"), 1u);
 }
 
 TEST_F(IclPciTest, InjectTakesZeroOrOne) {

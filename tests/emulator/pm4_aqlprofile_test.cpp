@@ -7,6 +7,7 @@
 // other XCCs' PRED_EXEC blocks are skipped and their slots stay untouched.
 // Also: unknown packets and bad injects.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -144,8 +145,13 @@ Packets Stop() {
 
 class Pm4AqlprofileTest : public ::testing::Test {
  protected:
-  Pm4AqlprofileTest() : device_(CompileDatabaseAt(std::string(REGEMU_SOURCE_DIR) + "/yaml/mi300")) {
+  Pm4AqlprofileTest() : device_(CompileDatabaseAt(std::string(REGEMU_SOURCE_DIR) + "/yaml/mi300"), WithCoverage()) {
     gpuva_ = *device_.model().FindSpace("gpuva");
+  }
+  static DeviceOptions WithCoverage() {
+    DeviceOptions options;
+    options.coverage = true;
+    return options;
   }
 
   void Load(uint64_t address, const Packets& packets) {
@@ -216,6 +222,26 @@ TEST_F(Pm4AqlprofileTest, EventWriteSampleLatchesTheCounters) {
   ASSERT_EQ(Execute(kReadIb, sample), "");
   EXPECT_EQ(Sample(0), 77u);
   EXPECT_THAT(device_.violations(), IsEmpty());
+}
+
+// Coverage: the packets and events the profiler's buffers ran, the other
+// XCCs' packets skipped, and the perfmon control's reset, start and sample.
+TEST_F(Pm4AqlprofileTest, CoversThePacketsEventsAndControlTheProfilerRan) {
+  ASSERT_EQ(Execute(kStartIb, Start()), "");
+  ASSERT_EQ(Execute(kReadIb, Read()), "");
+  ASSERT_EQ(Execute(kStopIb, Stop()), "");
+  std::map<std::string, uint64_t> cp = testing_support::PointHits(device_, "cp");
+  EXPECT_EQ(cp.size(), 11u);
+  for (const char* ran : {"packets/SET_UCONFIG_REG", "packets/COPY_DATA", "packets/PRED_EXEC",
+                          "predication/another XCC's packets skipped"}) {
+    EXPECT_GT(cp.at(ran), 0u) << ran;
+  }
+  EXPECT_EQ(cp.at("events/PERFCOUNTER_SAMPLE"), 0u);
+  std::map<std::string, uint64_t> perfmon = testing_support::PointHits(device_, "perfmon");
+  EXPECT_GT(perfmon.at("control/reset"), 0u);
+  EXPECT_EQ(perfmon.at("control/start"), 1u);
+  EXPECT_GT(perfmon.at("control/sample"), 0u);
+  EXPECT_EQ(perfmon.at("slots overflowed/GRBM0"), 0u);
 }
 
 TEST_F(Pm4AqlprofileTest, UnknownPacketsAreUnmodelledAndSkipped) {

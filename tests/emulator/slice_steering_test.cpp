@@ -1,6 +1,9 @@
 // The `slice-steering` kind (seed 001, "Slice Registers and Die Recovery"):
 // reads of slice-located registers go to the slice the selector names; a
 // fused-off slice answers 0 and the read is a `protocol` violation.
+#include <map>
+#include <string>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -49,7 +52,9 @@ behaviours:
 class SliceSteeringTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    device_ = MakeDevice(kDevice);
+    DeviceOptions options;
+    options.coverage = true;
+    device_ = MakeDevice(kDevice, std::move(options));
     const Model& m = device_->model();
     selector_ = RegisterNamed(m, "MCR_SELECTOR");
     fuse_ = RegisterNamed(m, "SLICE_ENABLE");
@@ -62,6 +67,23 @@ class SliceSteeringTest : public ::testing::Test {
   std::unique_ptr<Device> device_;
   RegisterId selector_ = 0, fuse_ = 0, l3_ = 0, sampler_ = 0, outside_ = 0;
 };
+
+// Coverage: one point per slice the fuse field describes, hit by a read
+// steered to it while present; a fused-off slice's read is a violation.
+TEST_F(SliceSteeringTest, CoversTheSlicesReadsReached) {
+  device_->ReadRegister(l3_);
+  device_->WriteRegister(selector_, Slice(1));
+  device_->ReadRegister(sampler_);
+  device_->ReadRegister(l3_);
+  device_->WriteRegister(selector_, Slice(2));
+  device_->ReadRegister(l3_);
+  device_->ClearViolations();
+  std::map<std::string, uint64_t> hits = testing_support::PointHits(*device_, "steering");
+  EXPECT_EQ(hits.size(), 8u);
+  EXPECT_EQ(hits.at("slices read/slice 0"), 1u);
+  EXPECT_EQ(hits.at("slices read/slice 1"), 2u);
+  EXPECT_EQ(hits.at("slices read/slice 2"), 0u);
+}
 
 TEST_F(SliceSteeringTest, AllSlicesPresentReadsNormally) {
   device_->WriteRegister(l3_, 0x1234);

@@ -12,6 +12,7 @@
 
 #include "regemu/regdb/spelling.hpp"
 #include "tools/regemu/check_command.hpp"
+#include "tools/regemu/coverage_command.hpp"
 #include "tools/regemu/decode_command.hpp"
 #include "tools/regemu/doc_command.hpp"
 #include "tools/regemu/events_command.hpp"
@@ -131,6 +132,22 @@ int main(int argc, char** argv) {
   doc_cmd->add_option("-o,--output", doc.output, "The folder to write the site into (new, empty, or an earlier map)")
       ->required();
 
+  CLI::App* coverage_cmd = app.add_subcommand(
+      "coverage", "Combine and report the coverage files test processes wrote (REGEMU_COVERAGE=DIR/%p.json)");
+  coverage_cmd->require_subcommand(1);
+  regemu::tools::CoverageMergeOptions coverage_merge;
+  CLI::App* coverage_merge_cmd = coverage_cmd->add_subcommand("merge", "Merge coverage files into one");
+  coverage_merge_cmd->add_option("-o,--output", coverage_merge.output, "The merged file to write (- for stdout)")
+      ->required();
+  coverage_merge_cmd->add_option("FILE", coverage_merge.files, "Coverage files, or folders of *.json files")
+      ->required();
+  regemu::tools::CoverageReportOptions coverage_report;
+  CLI::App* coverage_report_cmd =
+      coverage_cmd->add_subcommand("report", "Summarize coverage files: registers, fields, effects, behaviour paths");
+  coverage_report_cmd->add_option("FILE", coverage_report.files, "Coverage files, or folders of *.json files")
+      ->required();
+  coverage_report_cmd->add_flag("--json", coverage_report.json, "Print the summary as JSON");
+
   if (ReportUnknownSubcommand(app, argc, argv)) return 2;
   try {
     app.parse(argc, argv);
@@ -147,6 +164,8 @@ int main(int argc, char** argv) {
 
   try {
     if (check_cmd->parsed()) return regemu::tools::RunCheck(check, std::cout, std::cerr);
+    if (coverage_merge_cmd->parsed()) return regemu::tools::RunCoverageMerge(coverage_merge, std::cout, std::cerr);
+    if (coverage_report_cmd->parsed()) return regemu::tools::RunCoverageReport(coverage_report, std::cout, std::cerr);
     if (decode_cmd->parsed()) return regemu::tools::RunDecode(decode, std::cout, std::cerr);
     if (doc_cmd->parsed()) return regemu::tools::RunDoc(doc, std::cout, std::cerr);
     if (events_cmd->parsed()) return regemu::tools::RunEvents(events, std::cout, std::cerr);
