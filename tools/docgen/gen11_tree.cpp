@@ -18,8 +18,8 @@ constexpr int kBoxH = 22;
 constexpr int kEngineX = 0, kEngineW = 100;
 constexpr int kEnableX = 120, kEnableW = 290;
 constexpr int kMaskX = 420, kMaskW = 260;
-constexpr int kBankX = 740, kBankW = 270;
-constexpr int kMasterX = 1060, kMasterW = 190;
+constexpr int kBankX = 700, kBankW = 340;  // room for "select ..., identity ..."
+constexpr int kMasterX = 1070, kMasterW = 160;
 
 std::string Box(int x, int y, int w, int h, const std::string& klass) {
   return "<rect class=\"" + klass + "\" x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" +

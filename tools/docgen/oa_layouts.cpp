@@ -38,9 +38,9 @@ std::string KindLabel(const regdb::OaLayoutItem& item) {
   };
   switch (item.kind) {
     case Kind::kReportId: return "RPT_ID";
-    case Kind::kTimestamp: return "TIMESTAMP";
+    case Kind::kTimestamp: return "TIME";  // TIMESTAMP does not fit one dword's box
     case Kind::kContextId: return "CTX_ID";
-    case Kind::kGpuTicks: return "GPU_TICKS";
+    case Kind::kGpuTicks: return "TICKS";
     case Kind::kReserved: return "reserved";
     case Kind::kA: return range("A");
     case Kind::kAHigh: return range("A") + " [39:32]";
@@ -64,7 +64,7 @@ std::string FormatPicture(const regdb::OaFormat& format) {
     unsigned count = item.Bytes() / 4;
     std::string label = KindLabel(item);
     // An item may wrap rows: one rect per row piece, the label on the first.
-    out += "<g class=\"oa-item\"><title>" + Escape(label) + ": bytes " + std::to_string(dword * 4) + "\xE2\x80\x93" +
+    out += "<g class=\"oa-item\"><title>" + Escape(label == "TIME" ? "TIMESTAMP" : label == "TICKS" ? "GPU_TICKS" : label) + ": bytes " + std::to_string(dword * 4) + "\xE2\x80\x93" +
            std::to_string((dword + count) * 4 - 1) + "</title>";
     bool labelled = false;
     for (unsigned d = dword; d < dword + count;) {

@@ -149,7 +149,8 @@ std::string RegisterPage(const Site& site, const regdb::Register& reg, const Cov
   PageFrame frame{reg.name + " \xE2\x80\x94 " + site.db().device, site.db().device, kDepth};
   const RegisterMark* mark = coverage.enabled ? coverage.Of(reg.name) : nullptr;
   std::string out = PageStart(frame);
-  out += "<h1 id=\"" + Escape(reg.name) + "\">" + Escape(reg.name) + " " + Markers(reg) + "</h1>\n";
+  std::string markers = Markers(reg);
+  out += "<h1 id=\"" + Escape(reg.name) + "\">" + Escape(reg.name) + (markers.empty() ? "" : " " + markers) + "</h1>\n";
   out += "<p class=\"where\">" + Escape(reg.space_name) + " " + Hex(reg.offset) + ", " + std::to_string(reg.width) +
          " bits, reset " + Hex(reg.reset);
   if (reg.array) {
