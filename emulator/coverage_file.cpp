@@ -6,8 +6,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cinttypes>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -15,8 +13,10 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include "regemu/emulator/coverage.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::emulator {
 namespace {
@@ -26,11 +26,7 @@ using nlohmann::json;
 constexpr const char* kFormat = "regemu-coverage";
 constexpr uint64_t kVersion = 1;
 
-std::string LayoutText(uint64_t layout) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%016" PRIx64, layout);
-  return text;
-}
+std::string LayoutText(uint64_t layout) { return regdb::HexPadded(layout, 64); }
 
 json CountsJson(const std::map<std::string, uint64_t, std::less<>>& counts) {
   json out = json::object();
@@ -232,24 +228,17 @@ class FileReader {
     return true;
   }
 
+  // As LayoutText writes it: "0x" and at most 16 hex digits, no '_'.
   static bool ParseLayout(const std::string& text, uint64_t& out) {
-    if (text.size() < 3 || text.size() > 18 || text[0] != '0' || text[1] != 'x') return false;
-    out = 0;
-    for (size_t i = 2; i < text.size(); ++i) {
-      char c = text[i];
-      unsigned digit = 0;
-      if (c >= '0' && c <= '9') {
-        digit = static_cast<unsigned>(c - '0');
-      } else if (c >= 'a' && c <= 'f') {
-        digit = static_cast<unsigned>(c - 'a' + 10);
-      } else if (c >= 'A' && c <= 'F') {
-        digit = static_cast<unsigned>(c - 'A' + 10);
-      } else {
-        return false;
-      }
-      out = out << 4 | digit;
+    if (text.size() < 3 || text.size() > 18 || !text.starts_with("0x") || text.find('_') != std::string::npos) {
+      return false;
     }
-    return true;
+    std::variant<uint64_t, regdb::NumberError> parsed = regdb::ParseUnsigned(text);
+    if (const uint64_t* value = std::get_if<uint64_t>(&parsed)) {
+      out = *value;
+      return true;
+    }
+    return false;
   }
 
   std::string origin_;
