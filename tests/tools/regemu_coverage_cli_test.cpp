@@ -184,3 +184,30 @@ TEST_F(RegemuCoverageCli, UsageErrorsExitTwo) {
 }
 
 }  // namespace
+
+namespace {
+
+// `regemu doc --coverage` takes coverage files the way `regemu coverage` does.
+TEST_F(RegemuCoverageCli, DocPaintsAFolderOfProcessFilesOntoTheMap) {
+  File("run/a.json");
+  File("run/b.json");
+  std::string site = (dir_ / "site").string();
+  CliResult r = RunRegemu("doc yaml/icl -o '" + site + "' --coverage '" + (dir_ / "run").string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string index = regemu::testing_support::Slurp(dir_ / "site" / "index.html");
+  EXPECT_THAT(index, HasSubstr("From 2 files: 2 test processes"));
+  EXPECT_THAT(index, HasSubstr("forcewake: domains woken"));
+}
+
+TEST_F(RegemuCoverageCli, DocNamesEachBadCoverageFileAndAMissingOneExitsTwo) {
+  std::string site = (dir_ / "site").string();
+  CliResult bad = RunRegemu("doc yaml/icl -o '" + site + "' --coverage '" + Write("bad.json", "{") + "'");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_THAT(bad.err, HasSubstr("regemu doc: "));
+  EXPECT_THAT(bad.err, HasSubstr("bad.json"));
+  CliResult missing = RunRegemu("doc yaml/icl -o '" + site + "' --coverage '" + (dir_ / "nosuch.json").string() + "'");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.err, HasSubstr("regemu doc: no such file or folder"));
+}
+
+}  // namespace

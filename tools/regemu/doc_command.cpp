@@ -2,10 +2,12 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 
 #include "regemu/emulator/coverage.hpp"
 #include "tools/docgen/doc_site.hpp"
+#include "tools/regemu/coverage_files.hpp"
 #include "tools/regemu/register_lookup.hpp"
 
 namespace regemu::tools {
@@ -18,25 +20,19 @@ int RunDoc(const DocOptions& options, std::ostream& out, std::ostream& err) {
 
   docgen::CoverageMarks coverage;
   if (!options.coverage.empty()) {
-    emulator::CoverageData merged;
-    std::string sources;
-    for (const std::string& file : options.coverage) {
-      emulator::CoverageData data;
-      std::string error;
-      if (!emulator::ReadCoverageFile(file, data, error)) {
-        err << "regemu doc: " << error << "\n";
-        return 1;
-      }
-      emulator::MergeInto(merged, data);
-      sources += (sources.empty() ? "" : ", ") + std::filesystem::path(file).filename().string();
-    }
+    int status = 0;
+    size_t count = 0;
+    std::optional<emulator::CoverageData> merged = LoadCoverageFiles(options.coverage, "regemu doc", err, status, count);
+    if (!merged) return status;
     std::string error;
-    const emulator::ModelCoverage* model = docgen::ModelFor(merged, db.database, error);
+    const emulator::ModelCoverage* model = docgen::ModelFor(*merged, db.database, error);
     if (model == nullptr) {
       err << "regemu doc: " << error << "\n";
       return 1;
     }
-    if (options.coverage.size() > 1) sources = std::to_string(options.coverage.size()) + " files";
+    std::string sources = options.coverage.size() == 1 && count == 1
+                              ? std::filesystem::path(options.coverage.front()).filename().string()
+                              : std::to_string(count) + " files";
     coverage = docgen::MarksFrom(*model, db.database, sources);
   }
   docgen::DocSiteStats stats;

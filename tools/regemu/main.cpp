@@ -132,7 +132,8 @@ int main(int argc, char** argv) {
   doc_cmd->add_option("-o,--output", doc.output, "The folder to write the site into (new, empty, or an earlier map)")
       ->required();
   doc_cmd->add_option("--coverage", doc.coverage,
-                      "Coverage files of a test run (REGEMU_COVERAGE), merged and painted onto the map");
+                      "Coverage files of a test run (REGEMU_COVERAGE) or folders of them, merged and painted onto "
+                      "the map");
 
   CLI::App* coverage_cmd = app.add_subcommand(
       "coverage", "Combine and report the coverage files test processes wrote (REGEMU_COVERAGE=DIR/%p.json)");
