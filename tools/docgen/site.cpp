@@ -3,27 +3,10 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "tools/regemu/register_lookup.hpp"
+#include "tools/regemu/register_users.hpp"
+
 namespace regemu::docgen {
-namespace {
-
-// Every scalar under `node` with the key it sits under (a sequence's items
-// count as their sequence's key), as tools/regemu/register_users.cpp reads
-// a behaviour: once per behaviour here, not once per register.
-void CollectScalars(const regdb::YamlNode& node, const std::string& key,
-                    std::vector<std::pair<std::string, std::string>>& out) {
-  if (node.IsScalar()) {
-    out.emplace_back(node.text, key);
-  } else if (node.IsSequence()) {
-    for (const regdb::YamlNode& item : node.children) CollectScalars(item, key, out);
-  } else if (node.IsMap()) {
-    for (size_t i = 0; i < node.MapSize(); ++i) {
-      CollectScalars(node.MapKey(i), key, out);
-      CollectScalars(node.MapValue(i), node.MapKey(i).text, out);
-    }
-  }
-}
-
-}  // namespace
 
 Site::Site(const regdb::LoadedDatabase& loaded)
     : loaded_(loaded),
@@ -55,16 +38,16 @@ Site::Site(const regdb::LoadedDatabase& loaded)
     if (reg.array) by_template[reg.array->name_template].push_back(db.IndexOf(reg));
   }
   for (size_t b = 0; b < db.behaviours.size(); ++b) {
-    std::vector<std::pair<std::string, std::string>> scalars;
-    CollectScalars(db.behaviours[b].yaml, "", scalars);
+    // As tools::UsersOf reads a behaviour, once per behaviour here rather
+    // than once per register.
     std::map<regdb::RegisterIndex, std::set<std::string>> keys;
-    for (const auto& [text, key] : scalars) {
+    tools::ForEachScalar(db.behaviours[b].yaml, [&](const std::string& text, const std::string& key) {
       std::string name = text.substr(0, text.find('.'));
       if (std::optional<regdb::RegisterIndex> index = db.FindRegister(name)) keys[*index].insert(key);
       if (auto found = by_template.find(name); found != by_template.end()) {
         for (regdb::RegisterIndex index : found->second) keys[index].insert(key);
       }
-    }
+    });
     for (auto& [index, key_set] : keys) {
       named_by_[index].push_back({&db.behaviours[b], std::move(key_set)});
       named_[b].push_back(&db.registers[index]);
@@ -72,9 +55,6 @@ Site::Site(const regdb::LoadedDatabase& loaded)
   }
 }
 
-std::string Site::SourceOf(regdb::SourceLoc loc) const {
-  if (!loc.known()) return "";
-  return loaded_.sources.file(loc.file).path + ":" + std::to_string(loc.line);
-}
+std::string Site::SourceOf(regdb::SourceLoc loc) const { return tools::SourceText(loaded_.sources, loc); }
 
 }  // namespace regemu::docgen

@@ -55,6 +55,11 @@ uint64_t UnfieldedBits(const regdb::Register& reg) {
   return reg.width_mask() & ~covered;
 }
 
+std::string SourceText(const regdb::SourceSet& sources, regdb::SourceLoc loc) {
+  if (!loc.known()) return "";
+  return sources.file(loc.file).path + ":" + std::to_string(loc.line);
+}
+
 std::string_view FirstLine(std::string_view doc) { return doc.substr(0, doc.find('\n')); }
 
 }  // namespace regemu::tools

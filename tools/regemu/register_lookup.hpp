@@ -37,6 +37,9 @@ std::vector<const regdb::Field*> HighBitFirst(const regdb::Register& reg);
 // The register's bits that no field covers.
 uint64_t UnfieldedBits(const regdb::Register& reg);
 
+// "file:line" of a database object, or "" when its place is unknown.
+std::string SourceText(const regdb::SourceSet& sources, regdb::SourceLoc loc);
+
 // The first line of a doc string: what a one-line listing shows.
 std::string_view FirstLine(std::string_view doc);
 

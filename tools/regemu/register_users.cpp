@@ -30,30 +30,35 @@ class Spellings {
   std::vector<std::string> names_;
 };
 
-// Adds to `keys` the key of every scalar under `node` that `spellings`
-// match; a sequence's items count as their sequence's key.
-void CollectKeys(const regdb::YamlNode& node, const std::string& key, const Spellings& spellings,
-                 std::set<std::string>& keys) {
+void WalkScalars(const regdb::YamlNode& node, const std::string& key,
+                 const std::function<void(const std::string&, const std::string&)>& visit) {
   if (node.IsScalar()) {
-    if (spellings.Match(node.text)) keys.insert(key);
+    visit(node.text, key);
   } else if (node.IsSequence()) {
-    for (const regdb::YamlNode& item : node.children) CollectKeys(item, key, spellings, keys);
+    for (const regdb::YamlNode& item : node.children) WalkScalars(item, key, visit);
   } else if (node.IsMap()) {
     for (size_t i = 0; i < node.MapSize(); ++i) {
-      CollectKeys(node.MapKey(i), key, spellings, keys);
-      CollectKeys(node.MapValue(i), node.MapKey(i).text, spellings, keys);
+      WalkScalars(node.MapKey(i), key, visit);
+      WalkScalars(node.MapValue(i), node.MapKey(i).text, visit);
     }
   }
 }
 
 }  // namespace
 
+void ForEachScalar(const regdb::YamlNode& node,
+                   const std::function<void(const std::string& text, const std::string& key)>& visit) {
+  WalkScalars(node, "", visit);
+}
+
 RegisterUsers UsersOf(const regdb::Database& db, const regdb::Register& reg, const regdb::Field* field) {
   RegisterUsers users;
   Spellings spellings(reg, field);
   for (const regdb::BehaviourSpec& spec : db.behaviours) {
     RegisterUsers::Behaviour use{&spec, {}};
-    CollectKeys(spec.yaml, "", spellings, use.keys);
+    ForEachScalar(spec.yaml, [&](const std::string& text, const std::string& key) {
+      if (spellings.Match(text)) use.keys.insert(key);
+    });
     if (!use.keys.empty()) users.behaviours.push_back(std::move(use));
   }
   regdb::RegisterIndex index = db.IndexOf(reg);

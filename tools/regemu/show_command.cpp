@@ -42,11 +42,6 @@ std::vector<const regdb::Register*> InAddressOrder(const regdb::Database& db, co
   return regs;
 }
 
-std::string SourceText(const regdb::SourceSet& sources, regdb::SourceLoc loc) {
-  if (!loc.known()) return "";
-  return sources.file(loc.file).path + ":" + std::to_string(loc.line);
-}
-
 json UsersJson(const RegisterUsers& users) {
   json behaviours = json::array();
   for (const RegisterUsers::Behaviour& use : users.behaviours) {
