@@ -5,7 +5,7 @@
 
 #include "regemu/regdb/behaviour_configs/forcewake.hpp"
 #include "tools/docgen/behaviour_pictures.hpp"
-#include "tools/docgen/domain_colours.hpp"
+#include "tools/docgen/power_domains.hpp"
 #include "tools/docgen/html.hpp"
 
 namespace regemu::docgen {
@@ -15,12 +15,6 @@ constexpr PageDepth kDepth = PageDepth::kSubfolder;
 constexpr int kWidth = 1000;
 constexpr int kLane = 18;
 constexpr int kLabel = 150;
-
-std::string Num(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.2f", value);
-  return buffer;
-}
 
 }  // namespace
 
@@ -58,20 +52,20 @@ std::string ForcewakeMap(const Site& site, const regdb::BehaviourSpec& spec) {
     int y = static_cast<int>(d + 1) * kLane;
     out += "<g class=\"domain-lane\" data-domain=\"" + Escape(config->domains[d].name) + "\">";
     out += "<text class=\"lane-label\" x=\"0\" y=\"" + std::to_string(y + 13) + "\">" + Escape(config->domains[d].name) + "</text>";
-    for (const auto& range : config->ranges) {
-      if (std::find(range.domains.begin(), range.domains.end(), d) == range.domains.end()) continue;
-      out += "<rect class=\"domain\" fill=\"" + DomainColour(d) + "\" x=\"" + Num(x(range.first)) + "\" y=\"" +
-             std::to_string(y + 2) + "\" width=\"" + Num(std::max(1.0, x(range.last + 1) - x(range.first))) +
+    for (const regdb::ForcewakeConfig::Range* range : RangesPoweredBy(*config, d)) {
+      out += "<rect class=\"domain\" fill=\"" + DomainColour(d) + "\" x=\"" + Coordinate(x(range->first)) + "\" y=\"" +
+             std::to_string(y + 2) + "\" width=\"" + Coordinate(std::max(1.0, x(range->last + 1) - x(range->first))) +
              "\" height=\"" + std::to_string(kLane - 4) + "\"><title>" + Escape(config->domains[d].name) + ": " +
-             Hex(range.first) + "\xE2\x80\x93" + Hex(range.last) +
-             (range.domains.size() > 1 ? " (with " + std::to_string(range.domains.size() - 1) + " other domain(s))" : "") +
+             Hex(range->first) + "\xE2\x80\x93" + Hex(range->last) +
+             (range->domains.size() > 1 ? " (with " + std::to_string(range->domains.size() - 1) + " other domain(s))"
+                                        : "") +
              "</title></rect>";
     }
     out += "</g>\n";
   }
   for (int q = 0; q <= 4; ++q) {
     uint64_t offset = end / 4 * static_cast<uint64_t>(q);
-    out += "<text class=\"axis\" x=\"" + Num(x(offset)) + "\" y=\"" + std::to_string(lanes * kLane + 16) +
+    out += "<text class=\"axis\" x=\"" + Coordinate(x(offset)) + "\" y=\"" + std::to_string(lanes * kLane + 16) +
            "\" text-anchor=\"" + (q == 0 ? "start" : q == 4 ? "end" : "middle") + "\">" + Hex(offset) + "</text>";
   }
   out += "</svg></div>\n";
@@ -80,14 +74,13 @@ std::string ForcewakeMap(const Site& site, const regdb::BehaviourSpec& spec) {
          "<th>Ranges</th><th>Bytes powered</th></tr></thead><tbody>\n";
   for (size_t d = 0; d < config->domains.size(); ++d) {
     const auto& domain = config->domains[d];
-    size_t ranges = 0;
+    std::vector<const regdb::ForcewakeConfig::Range*> powered = RangesPoweredBy(*config, d);
+    size_t ranges = powered.size();
     uint64_t bytes = 0;
     std::string list;
-    for (const auto& range : config->ranges) {
-      if (std::find(range.domains.begin(), range.domains.end(), d) == range.domains.end()) continue;
-      ++ranges;
-      bytes += range.last - range.first + 1;
-      if (ranges <= 6) list += (ranges == 1 ? "" : ", ") + Hex(range.first) + "\xE2\x80\x93" + Hex(range.last);
+    for (size_t i = 0; i < powered.size(); ++i) {
+      bytes += powered[i]->last - powered[i]->first + 1;
+      if (i < 6) list += (i == 0 ? "" : ", ") + Hex(powered[i]->first) + "\xE2\x80\x93" + Hex(powered[i]->last);
     }
     if (ranges > 6) list += ", \xE2\x80\xA6";
     out += "<tr id=\"domain-" + Escape(domain.name) + "\"><td><span class=\"stripe\" style=\"background:" +

@@ -20,9 +20,9 @@ std::string Escape(std::string_view text) {
   return out;
 }
 
-std::string Hex(uint64_t value) {
-  char buffer[24];
-  std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(value));
+std::string Coordinate(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2f", value);
   return buffer;
 }
 

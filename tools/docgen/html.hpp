@@ -8,13 +8,18 @@
 #include <string>
 #include <string_view>
 
+#include "regemu/regdb/numbers.hpp"
+
 namespace regemu::docgen {
 
 // Text for HTML and SVG content and attribute values.
 std::string Escape(std::string_view text);
 
 // "0x1c", as the database and `regemu show` print offsets.
-std::string Hex(uint64_t value);
+using regdb::Hex;
+
+// A coordinate for SVG: two decimals ("12.50").
+std::string Coordinate(double value);
 
 // Where a page lives: the site's root, or one folder below it (r/, s/, b/).
 enum class PageDepth { kRoot, kSubfolder };

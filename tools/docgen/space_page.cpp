@@ -12,7 +12,7 @@
 #include <variant>
 
 #include "regemu/regdb/behaviour_configs/forcewake.hpp"
-#include "tools/docgen/domain_colours.hpp"
+#include "tools/docgen/power_domains.hpp"
 #include "tools/docgen/html.hpp"
 #include "tools/docgen/pages.hpp"
 #include "tools/docgen/policy_palette.hpp"
@@ -39,10 +39,8 @@ std::vector<DomainLane> DomainsIn(const regdb::Database& db, regdb::SpaceIndex s
     if (config == nullptr || config->space != space) continue;
     for (size_t d = 0; d < config->domains.size(); ++d) {
       DomainLane lane{spec.name, config->domains[d].name, DomainColour(d), {}};
-      for (const regdb::ForcewakeConfig::Range& range : config->ranges) {
-        if (std::find(range.domains.begin(), range.domains.end(), d) != range.domains.end()) {
-          lane.ranges.emplace_back(range.first, range.last);
-        }
+      for (const regdb::ForcewakeConfig::Range* range : RangesPoweredBy(*config, d)) {
+        lane.ranges.emplace_back(range->first, range->last);
       }
       lanes.push_back(std::move(lane));
     }
@@ -52,17 +50,12 @@ std::vector<DomainLane> DomainsIn(const regdb::Database& db, regdb::SpaceIndex s
 
 // Overview coordinates: `size` is the extent the bar shows, from 0.
 std::string X(uint64_t offset, uint64_t size) {
-  double x = size == 0 ? 0 : static_cast<double>(offset) / static_cast<double>(size) * kOverviewWidth;
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.2f", x);
-  return buffer;
+  return Coordinate(size == 0 ? 0 : static_cast<double>(offset) / static_cast<double>(size) * kOverviewWidth);
 }
 
 std::string W(uint64_t bytes, uint64_t size) {
   double w = size == 0 ? 0 : static_cast<double>(bytes) / static_cast<double>(size) * kOverviewWidth;
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.2f", std::max(w, 1.0));
-  return buffer;
+  return Coordinate(std::max(w, 1.0));
 }
 
 std::string RowId(uint64_t offset) { return "row-" + Hex(offset); }
