@@ -197,7 +197,6 @@ TEST_F(DocSiteTest, CoverageMarksPaintRegistersAndFields) {
   CoverageMarks coverage;
   coverage.enabled = true;
   RegisterMark& mark = coverage.registers["STATUS"];
-  mark.reads = 3;
   mark.hover = "read 3 times";
   mark.fields["DONE"] = {"covered", "changed 1 time"};
   mark.fields["MODE"] = {"uncovered", "never changed"};

@@ -115,17 +115,12 @@ CoverageMarks MarksFrom(const emulator::ModelCoverage& model, const regdb::Datab
     if (found == model.touched.end()) continue;
     const emulator::RegisterCoverage& cov = found->second;
     RegisterMark& mark = marks.registers[reg.name];
-    mark.reads = cov.reads;
-    mark.writes = cov.writes;
     mark.hover = RegisterHover(cov);
     for (const regdb::Field& field : reg.fields) mark.fields[field.name] = FieldMarkOf(field, &cov);
   }
   for (const auto& [name, behaviour] : model.behaviours) {
     std::vector<PointMark>& points = marks.behaviours[name];
     for (const emulator::PointCoverage& point : behaviour.points) points.push_back({point.group, point.name, point.hits});
-  }
-  for (const auto& [kind, by_register] : model.violations) {
-    for (const auto& [reg, count] : by_register) marks.violations[kind] += count;
   }
   marks.summary_html = SummaryHtml(model, marks, db);
   return marks;

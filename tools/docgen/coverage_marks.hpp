@@ -16,7 +16,6 @@
 namespace regemu::docgen {
 
 struct RegisterMark {
-  uint64_t reads = 0, writes = 0;
   std::string hover;  // "read 12 times, written 3 times; effects: w1c 2"
   FieldMarks fields;  // every field of the register: "covered" or "uncovered"
 };
@@ -31,7 +30,6 @@ struct CoverageMarks {
   std::string source;  // the files it came from, for the pages' captions
   std::map<std::string, RegisterMark, std::less<>> registers;          // only registers a test touched
   std::map<std::string, std::vector<PointMark>, std::less<>> behaviours;  // by behaviour name
-  std::map<std::string, uint64_t, std::less<>> violations;             // by kind
   std::string summary_html;  // the index's summary table
 
   const RegisterMark* Of(std::string_view reg) const {
