@@ -103,6 +103,10 @@ bool CoverageFromEnvironment();
 // The output pattern for hosts that choose it in code; the environment
 // variable, when set, wins (as LLVM_PROFILE_FILE does). "" forgets it.
 void SetCoverageOutput(std::string path_pattern);
+// For a host's "turn coverage on" switch (DeviceTest::EnableCoverage,
+// regemu_enable_coverage): `path_pattern` when given, else, when no output
+// is chosen yet, regemu-coverage-%p.json in the working directory.
+void ChooseCoverageOutput(std::string path_pattern);
 // Where this process writes: the environment's pattern, else the one set
 // in code, with %p replaced; "" when neither is set.
 std::filesystem::path CoverageOutputPath();

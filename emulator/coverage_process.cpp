@@ -68,6 +68,14 @@ void SetCoverageOutput(std::string path_pattern) {
   state.pattern = std::move(path_pattern);
 }
 
+void ChooseCoverageOutput(std::string path_pattern) {
+  if (!path_pattern.empty()) {
+    SetCoverageOutput(std::move(path_pattern));
+  } else if (CoverageOutputPath().empty()) {
+    SetCoverageOutput("regemu-coverage-%p.json");
+  }
+}
+
 std::filesystem::path CoverageOutputPath() {
   Collected& state = State();
   std::lock_guard lock(state.mutex);

@@ -258,11 +258,7 @@ regemu_device* regemu_open(const char* db_path, char* err, size_t errlen) {
 int regemu_enable_coverage(const char* path) {
   try {
     coverage_enabled.store(true);
-    if (path != nullptr && *path != '\0') {
-      regemu::emulator::SetCoverageOutput(path);
-    } else if (regemu::emulator::CoverageOutputPath().empty()) {
-      regemu::emulator::SetCoverageOutput("regemu-coverage-%p.json");
-    }
+    regemu::emulator::ChooseCoverageOutput(path != nullptr ? path : "");
     return 0;
   } catch (const std::exception&) {
     return -1;  // out of memory for the path

@@ -126,11 +126,7 @@ void DeviceTest::OnBreach(size_t index) {
 
 void DeviceTest::EnableCoverage(std::string path_pattern) {
   coverage_ = true;
-  if (!path_pattern.empty()) {
-    emulator::SetCoverageOutput(std::move(path_pattern));
-  } else if (emulator::CoverageOutputPath().empty()) {
-    emulator::SetCoverageOutput("regemu-coverage-%p.json");
-  }
+  emulator::ChooseCoverageOutput(std::move(path_pattern));
 }
 
 emulator::Device& DeviceTest::device() {
