@@ -218,6 +218,35 @@ void BM_DeviceWrite32Masked(benchmark::State& state) {
 }
 BENCHMARK(BM_DeviceWrite32Masked);
 
+// Coverage on (DeviceOptions::coverage, emulator/coverage.hpp): against the
+// same benchmarks without it, what counting costs. Off, each access path
+// pays one predictable branch on a null pointer.
+emulator::DeviceOptions WithCoverage() {
+  emulator::DeviceOptions options;
+  options.coverage = true;
+  return options;
+}
+void BM_DeviceRead32PlainCoverage(benchmark::State& state) {
+  DeviceRead(state, SyntheticKind::kPlain, WithCoverage());
+}
+BENCHMARK(BM_DeviceRead32PlainCoverage);
+void BM_DeviceReadClearOnRead32Coverage(benchmark::State& state) {
+  DeviceRead(state, SyntheticKind::kRc, WithCoverage());
+}
+BENCHMARK(BM_DeviceReadClearOnRead32Coverage);
+void BM_DeviceWrite32PlainCoverage(benchmark::State& state) {
+  DeviceWrite(state, SyntheticKind::kPlain, [](uint64_t i) { return i & 0xFFFF'FFFF; }, WithCoverage());
+}
+BENCHMARK(BM_DeviceWrite32PlainCoverage);
+void BM_DeviceWrite32W1CCoverage(benchmark::State& state) {
+  DeviceWrite(state, SyntheticKind::kW1c, [](uint64_t i) { return 1 | ((i & 0x7F) << 1); }, WithCoverage());
+}
+BENCHMARK(BM_DeviceWrite32W1CCoverage);
+void BM_DeviceWrite32MaskedCoverage(benchmark::State& state) {
+  DeviceWrite(state, SyntheticKind::kMasked, [](uint64_t i) { return 0xFFFF'0000 | (i & 0xFFFF); }, WithCoverage());
+}
+BENCHMARK(BM_DeviceWrite32MaskedCoverage);
+
 // Heap bytes a Device made with `options` holds (glibc's allocator
 // statistics; 0 elsewhere).
 double DeviceHeapBytes(emulator::DeviceOptions options) {

@@ -97,13 +97,13 @@ void CoverageRecorder::Read(RegisterId reg, const AccessMasks& m, uint64_t befor
 void CoverageRecorder::Write(RegisterId reg, uint64_t before, uint64_t after) {
   Counters& counters = CountersOf(reg);
   ++counters.writes;
-  Changed(reg, counters, before, after);
+  if (before != after) Changed(model_.registers()[reg], counters, before, after);
 }
 
-void CoverageRecorder::Write(RegisterId reg, const AccessMasks& m, const WriteFacts& f) {
+void CoverageRecorder::Write(RegisterId reg, const RegisterModel& r, const AccessMasks& m, const WriteFacts& f) {
   Counters& counters = CountersOf(reg);
   ++counters.writes;
-  Changed(reg, counters, f.before, f.after);
+  Changed(r, counters, f.before, f.after);
   // Each bit has one policy, so an effect's bits held `before` when it
   // acted; it counts only where it changed them (toggles always do).
   uint64_t ones = f.value & f.written;
@@ -120,14 +120,14 @@ void CoverageRecorder::Write(RegisterId reg, const AccessMasks& m, const WriteFa
   count(CoverageEffect::kWc, m.write_clears & f.written & f.before);
   count(CoverageEffect::kWs, m.write_sets & f.written & ~f.before);
   count(CoverageEffect::kW1, f.once_stored);
-  if (model_.registers()[reg].has(RegisterModel::kMasked)) count(CoverageEffect::kMaskedWrite, f.written);
+  if (r.has(RegisterModel::kMasked)) count(CoverageEffect::kMaskedWrite, f.written);
 }
 
 // A field changed when a write changed any of its bits.
-void CoverageRecorder::Changed(RegisterId reg, Counters& counters, uint64_t before, uint64_t after) {
+void CoverageRecorder::Changed(const RegisterModel& r, Counters& counters, uint64_t before, uint64_t after) {
   uint64_t changed = before ^ after;
   if (changed == 0) return;
-  const std::vector<FieldModel>& fields = model_.registers()[reg].fields;
+  const std::vector<FieldModel>& fields = r.fields;
   for (size_t i = 0; i < fields.size(); ++i) {
     if ((fields[i].mask & changed) != 0) ++counters.fields_changed[i];
   }

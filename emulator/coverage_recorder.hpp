@@ -43,7 +43,8 @@ class CoverageRecorder {
   void Read(RegisterId reg, const AccessMasks& m, uint64_t before, uint64_t lanes);
   // A plain store (the write fast path).
   void Write(RegisterId reg, uint64_t before, uint64_t after);
-  void Write(RegisterId reg, const AccessMasks& m, const WriteFacts& facts);
+  // A write through the policies; `r` and `m` are the register's, which the write path holds already.
+  void Write(RegisterId reg, const RegisterModel& r, const AccessMasks& m, const WriteFacts& facts);
   void Violation(ViolationKind kind, RegisterId reg);  // kNoRegister: none decodes there
   // Point `point` of behaviour `behaviour` ran; std::out_of_range when the
   // behaviour declares no such point (a bug in the behaviour).
@@ -66,7 +67,7 @@ class CoverageRecorder {
     return touched_[slot];
   }
   Counters& Touch(RegisterId reg);
-  void Changed(RegisterId reg, Counters& counters, uint64_t before, uint64_t after);
+  static void Changed(const RegisterModel& r, Counters& counters, uint64_t before, uint64_t after);
 
   const Model& model_;
   // Per register: its counters' index in touched_, made on first access, so

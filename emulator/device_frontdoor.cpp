@@ -409,15 +409,16 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
 }
 
 // What a write does beyond storing the written bits, on `after` (the
-// stored result so far).
+// stored result so far). `once_stored`: the write-once bits it stored.
 uint64_t Device::ApplyWriteEffects(const RegisterModel& r, const AccessMasks& m, uint64_t written, uint64_t value,
-                                   uint64_t after) {
+                                   uint64_t after, uint64_t& once_stored) {
   if (uint64_t once = m.store_once & written) {
     // Write-once is a field's policy: the write stores into once-fields not
     // written since reset, and uses up every once-field it touches (all of
     // the field, also lanes it did not cover), but no other.
     uint64_t& done = written_once_[r.once_slot];
     uint64_t fresh = once & ~done;
+    once_stored = fresh;
     after = (after & ~fresh) | (value & fresh);
     done |= OnceFieldBits(r, m.store_once, once);
   }
@@ -479,14 +480,10 @@ void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& ac
     }
   }
   uint64_t after = (before & ~(m.store & written)) | (value & m.store & written);
-  // Write-once bits this write stores: fresh ones (ApplyWriteEffects uses them up).
-  uint64_t once_stored = 0;
-  if (coverage_ != nullptr && (m.store_once & written) != 0) [[unlikely]] {
-    once_stored = m.store_once & written & ~written_once_[r.once_slot];
-  }
-  if (r.has(RegisterModel::kWriteEffects)) after = ApplyWriteEffects(r, m, written, value, after);
+  uint64_t once_stored = 0;  // for coverage
+  if (r.has(RegisterModel::kWriteEffects)) after = ApplyWriteEffects(r, m, written, value, after, once_stored);
   values_[id] = after;
-  if (coverage_ != nullptr) [[unlikely]] coverage_->Write(id, m, WriteFacts{before, after, value, written, once_stored});
+  if (coverage_ != nullptr) [[unlikely]] coverage_->Write(id, r, m, WriteFacts{before, after, value, written, once_stored});
   if (r.has(RegisterModel::kHookWrite)) {
     in_flight_ = &access;  // what the hooks report belongs to this access
     for (uint16_t i = 0; i < r.hooks_count; ++i) {

@@ -14,7 +14,7 @@ packages=(
   libgtest-dev libgmock-dev   # unit tests and driver-test mocks
   libbenchmark-dev      # bench/: performance against a raw baseline
   libcli11-dev          # the regemu command line
-  nlohmann-json3-dev    # regemu check --json
+  nlohmann-json3-dev    # regemu check --json, coverage files
   intel-gpu-tools       # IGT's i915-perf-reader decodes exported recordings in tests
   chromium              # headless browser of tests/doc: regemu doc's pages opened, searched and screenshotted (ctest -L browser)
 )

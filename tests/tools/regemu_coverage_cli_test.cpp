@@ -170,6 +170,23 @@ TEST_F(RegemuCoverageCli, BadFilesAreNamedAndExitOne) {
   EXPECT_THAT(empty.err, HasSubstr("holds no *.json coverage file"));
 }
 
+// A suite of scripts under REGEMU_COVERAGE: each `regemu run` is a test process.
+TEST_F(RegemuCoverageCli, RegemuRunCountsCoverageUnderTheEnvironment) {
+  std::string runs = (dir_ / "runs").string();
+  for (const char* script : {"tests/scripts/icl_forcewake_get_put.script", "tests/scripts/icl_irq_handler.script"}) {
+    CliResult run = regemu::testing_support::RunShell("REGEMU_COVERAGE='" + runs + "/%p.json' '" + REGEMU_BINARY +
+                                                      "' run --quiet yaml/icl " + script);
+    ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  }
+  CliResult r = RunRegemu("coverage report " + runs);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("icl: 2 test processes, 2 devices\n"));
+  EXPECT_THAT(r.out, ContainsRegex("forcewake \\(forcewake\\): domains woken [1-9]"));
+  EXPECT_THAT(r.out, ContainsRegex("engines serviced [1-9]"));
+  CliResult plain = RunRegemu("run --quiet yaml/icl tests/scripts/icl_forcewake_get_put.script");
+  EXPECT_EQ(plain.exit_code, 0);
+}
+
 TEST_F(RegemuCoverageCli, UsageErrorsExitTwo) {
   CliResult missing = RunRegemu("coverage report " + (dir_ / "absent.json").string());
   EXPECT_EQ(missing.exit_code, 2);

@@ -9,6 +9,7 @@
 #include <utility>
 #include <variant>
 
+#include "regemu/emulator/coverage.hpp"
 #include "regemu/emulator/device.hpp"
 #include "regemu/emulator/model.hpp"
 #include "regemu/emulator/script.hpp"
@@ -171,6 +172,8 @@ int RunRunCommand(const RunCommandOptions& options, std::ostream& out, std::ostr
   emulator::DeviceOptions device_options;
   device_options.trace_capacity = options.trace_capacity;
   device_options.access_cost_ns = std::get<uint64_t>(access_cost);
+  // A suite of scripts is a test suite too: REGEMU_COVERAGE counts it, as it does DeviceTest's.
+  device_options.coverage = emulator::CoverageFromEnvironment();
   std::unique_ptr<OaRecordingSession> recording;
   if (!options.oa_recording.empty()) {
     OaRecordingOptions recording_options;
