@@ -56,9 +56,13 @@ struct Space {
   WidthSet widths;
   bool natural_alignment = true;
   uint64_t unclaimed = 0;
+  // The PCI BAR (0-5) this space is, for reading captures that carry bus
+  // addresses (mmiotrace's PCIDEV and MAP lines); none for spaces no BAR maps.
+  std::optional<unsigned> pci_bar;
   std::string doc;
   SourceLoc loc;
   SourceLoc size_loc;
+  SourceLoc pci_bar_loc;
 
   // In an MSR space an offset is an index and a register occupies one of them.
   bool indexed() const { return kind == SpaceKind::kMsr; }

@@ -12,7 +12,8 @@ namespace {
 
 constexpr std::array<std::string_view, 9> kTopKeys{"device", "doc",    "ref",    "include",   "spaces",
                                                    "registers", "blocks", "ranges", "behaviours"};
-constexpr std::array<std::string_view, 7> kSpaceKeys{"name", "kind", "size", "widths", "alignment", "unclaimed", "doc"};
+constexpr std::array<std::string_view, 8> kSpaceKeys{"name",      "kind",    "size", "widths",
+                                                      "alignment", "unclaimed", "pci_bar", "doc"};
 constexpr std::array<std::string_view, 6> kBlockKeys{"name", "space", "instances", "registers", "doc", "ref"};
 constexpr std::array<std::string_view, 11> kRangeKeys{"name",   "kind",   "space",      "base", "size", "target",
                                                       "widths", "writes", "enabled_by", "doc",  "ref"};
@@ -127,6 +128,15 @@ class DocumentReader {
     }
     if (const YamlNode* unclaimed = node.Find("unclaimed")) {
       space.unclaimed = reader_.Unsigned(*unclaimed, "unclaimed value").value_or(0);
+    }
+    if (const YamlNode* bar = node.Find("pci_bar")) {
+      // A BAR holds memory or I/O: a configuration or MSR space is never one.
+      if (space.kind != SpaceKind::kMmio && space.kind != SpaceKind::kMemory) {
+        reader_.Error(*bar, "pci_bar is only for mmio and memory spaces");
+      } else if (auto index = reader_.Unsigned(*bar, "pci_bar", 0, 5)) {
+        space.pci_bar = static_cast<unsigned>(*index);
+        space.pci_bar_loc = bar->loc;
+      }
     }
     if (const YamlNode* doc = node.Find("doc")) space.doc = reader_.Text(*doc, "doc").value_or("");
     db_.spaces.push_back(std::move(space));

@@ -1,5 +1,6 @@
 // Name resolution: every name a database refers to must exist, and names
 // must be unique in their scope.
+#include <array>
 #include <unordered_map>
 #include <vector>
 
@@ -63,6 +64,22 @@ void ResolveFieldRef(const Database& db, FieldRef& ref, std::string_view user, D
       .notes.push_back({r.loc, "'" + r.name + "' is defined here"});
 }
 
+// A capture's bus address must map to one space: two spaces cannot be the same BAR.
+void ReportSharedBars(const Database& db, Diagnostics& diagnostics) {
+  std::array<const Space*, 6> owner{};
+  for (const Space& space : db.spaces) {
+    if (!space.pci_bar) continue;
+    const Space*& first = owner[*space.pci_bar];
+    if (!first) {
+      first = &space;
+      continue;
+    }
+    diagnostics.Error(space.pci_bar_loc, "spaces '" + first->name + "' and '" + space.name + "' are both pci_bar " +
+                                             std::to_string(*space.pci_bar))
+        .notes.push_back({first->pci_bar_loc, "'" + first->name + "' is defined here"});
+  }
+}
+
 }  // namespace
 
 void LinkNames(Database& db, Diagnostics& diagnostics) {
@@ -72,6 +89,7 @@ void LinkNames(Database& db, Diagnostics& diagnostics) {
   ReportDuplicates(db.ranges, "range", diagnostics);
   ReportDuplicates(db.blocks, "block", diagnostics);
   ReportDuplicates(db.behaviours, "behaviour", diagnostics);
+  ReportSharedBars(db, diagnostics);
 
   // An array or block yields many registers from one YAML line: report an
   // unknown space once per line, and a block's once, even with no registers.

@@ -84,6 +84,36 @@ spaces:
   EXPECT_EQ(loaded.database.spaces[2].unclaimed, 0xFFFFFFFFu);
 }
 
+// A capture's bus addresses map to the space its BAR names.
+TEST(SchemaTest, SpacePciBarIsReadForMmioAndMemorySpaces) {
+  LoadedDatabase loaded = CheckYaml(R"(device: d
+spaces:
+  - {name: regs, kind: mmio, size: 0x1000, pci_bar: 0}
+  - {name: vram, kind: memory, size: 0x1000, pci_bar: 2}
+  - {name: other, kind: mmio, size: 0x1000}
+)");
+  EXPECT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
+  ASSERT_THAT(loaded.database.spaces, SizeIs(3));
+  EXPECT_EQ(loaded.database.spaces[0].pci_bar, 0u);
+  EXPECT_EQ(loaded.database.spaces[1].pci_bar, 2u);
+  EXPECT_FALSE(loaded.database.spaces[2].pci_bar.has_value());
+}
+
+TEST(SchemaTest, SpacePciBarMustBeABarOfAMemorySpaceAndUnique) {
+  LoadedDatabase loaded = CheckYaml(R"(device: d
+spaces:
+  - {name: config, kind: pci-config, size: 0x100, pci_bar: 0}
+  - {name: a, kind: mmio, size: 0x1000, pci_bar: 6}
+  - {name: b, kind: mmio, size: 0x1000, pci_bar: 1}
+  - {name: c, kind: mmio, size: 0x1000, pci_bar: 1}
+)");
+  EXPECT_THAT(loaded.diagnostics.all(),
+              ElementsAre(ErrorAt(3, 60, HasSubstr("pci_bar is only for mmio and memory spaces")),
+                          ErrorAt(4, 50, HasSubstr("pci_bar 6 is out of range")),
+                          ErrorAt(6, 50, HasSubstr("spaces 'b' and 'c' are both pci_bar 1"))))
+      << Rendered(loaded);
+}
+
 // --- Keys -------------------------------------------------------------------
 
 TEST(SchemaTest, UnknownKeyIsReportedAtTheKeyWithASuggestion) {
