@@ -17,6 +17,7 @@
 #include "tools/regemu/doc_command.hpp"
 #include "tools/regemu/events_command.hpp"
 #include "tools/regemu/header_command.hpp"
+#include "tools/regemu/replay_command.hpp"
 #include "tools/regemu/run_command.hpp"
 #include "tools/regemu/show_command.hpp"
 
@@ -49,6 +50,20 @@ bool ReportUnknownSubcommand(const CLI::App& app, int argc, char** argv) {
   std::cerr << "regemu: unknown subcommand '" << word << "'" << regemu::regdb::DidYouMean(word, names)
             << "\nRun with --help for more information.\n";
   return true;
+}
+
+// --format, --map and --device, for every command that reads captures.
+void AddCaptureOptions(CLI::App* command, regemu::tools::CaptureOptions& options) {
+  command
+      ->add_option("--format", options.format,
+                   "The capture's format: auto (the default: from its first line), mmiotrace, i915 (the "
+                   "i915_reg_rw ftrace event) or log (R/W 0xOFFSET: 0xVALUE lines)")
+      ->check(CLI::IsMember({"auto", "mmiotrace", "i915", "log"}));
+  command->add_option("--map", options.maps,
+                      "SPACE=BASE: the capture's addresses [BASE, BASE + size) are SPACE (repeatable; default: "
+                      "PCIDEV BARs and the spaces' pci_bar, offsets in the register BAR for i915 and log)");
+  command->add_option("--device", options.device,
+                      "VVVV:DDDD: the PCI device whose BARs an mmiotrace maps (default: the first one accessed)");
 }
 
 }  // namespace
@@ -135,6 +150,17 @@ int main(int argc, char** argv) {
                       "Coverage files of a test run (REGEMU_COVERAGE) or folders of them, merged and painted onto "
                       "the map");
 
+  regemu::tools::ReplayCommandOptions replay;
+  CLI::App* replay_cmd = app.add_subcommand(
+      "replay", "Replay a real driver's capture against a database: its gaps, its mistakes, the driver's violations");
+  replay_cmd->add_option("DB", replay.database, "A database file or a device folder holding device.yaml")->required();
+  replay_cmd
+      ->add_option("TRACE", replay.capture,
+                   "The capture: a Linux mmiotrace, i915_reg_rw ftrace text, or an R/W register log (- for stdin)")
+      ->required();
+  replay_cmd->add_flag("--json", replay.json, "Print the report as JSON");
+  AddCaptureOptions(replay_cmd, replay.capture_options);
+
   CLI::App* coverage_cmd = app.add_subcommand(
       "coverage", "Combine and report the coverage files test processes wrote (REGEMU_COVERAGE=DIR/%p.json)");
   coverage_cmd->require_subcommand(1);
@@ -173,6 +199,7 @@ int main(int argc, char** argv) {
     if (doc_cmd->parsed()) return regemu::tools::RunDoc(doc, std::cout, std::cerr);
     if (events_cmd->parsed()) return regemu::tools::RunEvents(events, std::cout, std::cerr);
     if (header_cmd->parsed()) return regemu::tools::RunHeader(header, std::cout, std::cerr);
+    if (replay_cmd->parsed()) return regemu::tools::RunReplayCommand(replay, std::cout, std::cerr);
     if (run_cmd->parsed()) return regemu::tools::RunRunCommand(run, std::cout, std::cerr);
     if (show_cmd->parsed()) return regemu::tools::RunShow(show, std::cout, std::cerr);
   } catch (const std::exception& e) {
