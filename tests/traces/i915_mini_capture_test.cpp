@@ -1,6 +1,6 @@
 // The example driver's run as an mmiotrace (examples/i915_mini/capture): the
-// records a trace of i915 on Ice Lake would hold, and a bug's trace set
-// apart from the clean one.
+// records a trace of i915 on Ice Lake would hold, a bug's trace set apart
+// from the clean one, and the committed samples still what the program writes.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -171,6 +171,17 @@ TEST(I915MiniCapture, WriteMchbarMirrorAddsOneWriteToRpStateCap) {
   ASSERT_EQ(buggy.size(), clean.size() + 1);
   EXPECT_THAT(std::vector<std::string>(buggy.begin(), buggy.end() - 1), ElementsAreArray(clean));
   EXPECT_THAT(buggy.back(), StartsWith("W 4 0xa0145998 "));
+}
+
+// ------------------------------------------------------ the committed samples
+
+const fs::path kSamples = fs::path(REGEMU_SOURCE_DIR) / "tests/data/traces";
+
+TEST(I915MiniCaptureSamples, AreWhatTheProgramWritesNow) {
+  EXPECT_EQ(Slurp(kSamples / "i915_mini.mmiotrace"), Capture())
+      << "regenerate as tests/data/traces/README.md says";
+  EXPECT_EQ(Slurp(kSamples / "i915_mini_write-mchbar-mirror.mmiotrace"), Capture({Bug::kWriteMchbarMirror}))
+      << "regenerate as tests/data/traces/README.md says";
 }
 
 // ------------------------------------------------------------- the program
