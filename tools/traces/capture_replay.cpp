@@ -74,7 +74,7 @@ uint64_t ToRegister(const Lane& lane, uint64_t access_bits) {
 
 // The access's bits, sorted by what the model knows of them.
 struct Expectation {
-  uint64_t unknowable = 0, status = 0, pokable = 0, fixed = 0, stored = 0, just_cleared = 0;
+  uint64_t unknowable = 0, status = 0, pokable = 0, fixed = 0, stored = 0, reads_zero = 0, just_cleared = 0;
 };
 
 class Replayer {
@@ -258,6 +258,7 @@ void Replayer::Read(const CaptureRecord& record, const PlacedAccess& placed, con
     e.pokable |= ToAccess(lane, bits.pokable);
     e.fixed |= ToAccess(lane, bits.fixed);
     e.stored |= ToAccess(lane, bits.stored);
+    e.reads_zero |= ToAccess(lane, bits.reads_zero);
     e.just_cleared |= ToAccess(lane, cleared_[lane.reg]);
   }
   uint64_t known = WidthMask(8 * record.width) & ~e.unknowable & ~decoded.nothing;
@@ -272,8 +273,10 @@ void Replayer::Read(const CaptureRecord& record, const PlacedAccess& placed, con
             "reserved range " + decoded.reserved_range + " read " + regdb::Hex(captured & decoded.reserved) +
                 "; the database has nothing there, so the model reads 0");
   }
-  uint64_t raised = diff & e.status & captured;  // hardware set them: an event
-  if (uint64_t stuck = raised & e.just_cleared) {
+  // Status bits hardware set on its own: an event the capture does not
+  // show. Unless the driver had just cleared them, the model takes it.
+  uint64_t raised = captured & ~value & WidthMask(8 * record.width) & (e.pokable | (e.status & known));
+  if (uint64_t stuck = raised & e.just_cleared & known) {
     uint64_t cleared_at = 0;
     for (const Lane& lane : decoded.lanes) {
       if (ToRegister(lane, stuck)) cleared_at = cleared_line_[lane.reg];
@@ -285,7 +288,6 @@ void Replayer::Read(const CaptureRecord& record, const PlacedAccess& placed, con
   }
   if (raised) {
     ++report_.hardware_events;
-    // The model takes the event, so the driver's ack of it replays as on hardware.
     for (const Lane& lane : decoded.lanes) {
       uint64_t take = ToRegister(lane, raised & e.pokable);
       if (take) device_->PokeRegister(lane.reg, device_->PeekRegister(lane.reg) | take);
@@ -300,6 +302,10 @@ void Replayer::Read(const CaptureRecord& record, const PlacedAccess& placed, con
             "read-only bit(s) " + regdb::Hex(fixed) + " read " + regdb::Hex(captured & fixed) +
                 "; the database can only produce " + regdb::Hex(value & fixed) +
                 " (their reset): a wrong reset, or hardware changes them and they should be volatile or hw");
+  }
+  if (uint64_t reserved = diff & e.reads_zero) {
+    Mistake(record, placed, decoded, captured, value, reserved, "reserved",
+            "reserved bit(s) " + regdb::Hex(reserved) + " read 1; the database says they read 0 (a field is missing)");
   }
   if (uint64_t stored = diff & e.stored) {
     uint64_t written_at = 0;

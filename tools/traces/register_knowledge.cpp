@@ -23,12 +23,17 @@ RegisterKnowledge::RegisterKnowledge(const regdb::Database& db, const emulator::
       bits.unknowable |= r.width_mask & ~covered;
     }
     bits.unknowable &= r.width_mask;
-    bits.pokable = masks.WriteToAct() & ~bits.unknowable;
-    bits.status = (bits.pokable | masks.read_clears) & ~bits.unknowable;
+    // Volatile status bits too: the value is not compared, but the model
+    // takes the event so that its behaviours (an interrupt selector's
+    // protocol rule, the master's level bits) see what the driver saw.
+    bits.pokable = masks.WriteToAct();
+    bits.status = (masks.WriteToAct() | masks.read_clears) & ~bits.unknowable;
     bits.one_clears = masks.one_clears & ~bits.unknowable;
     bits.zero_clears = masks.zero_clears & ~bits.unknowable;
     bits.fixed = masks.readable & ~masks.Writable() & ~bits.status & ~bits.unknowable & ~masks.read_sets;
     bits.stored = masks.readable & masks.store & ~bits.status & ~bits.unknowable;
+    // Write-only bits read 0 here too, but hardware may return anything for them.
+    bits.reads_zero = r.width_mask & ~masks.readable & ~masks.write_only & ~bits.unknowable;
   }
 }
 

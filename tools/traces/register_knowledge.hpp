@@ -15,11 +15,12 @@ namespace regemu::traces {
 struct RegisterBits {
   uint64_t unknowable = 0;  // volatile registers and fields, `hw` fields
   uint64_t status = 0;      // set by hardware events: w1c/w0c/... and read-clear bits
-  uint64_t pokable = 0;     // status bits a hardware event leaves set until the driver acts (not rc)
+  uint64_t pokable = 0;     // status bits a hardware event leaves set until the driver acts (not rc), volatile ones too
   uint64_t one_clears = 0;  // w1c: the driver clears them with a 1
   uint64_t zero_clears = 0; // w0c: with a 0
   uint64_t fixed = 0;       // no write changes them: read-only, reset value
   uint64_t stored = 0;      // read back what was written
+  uint64_t reads_zero = 0;  // reserved (rsvd, mbz) bits: always read 0
 };
 
 class RegisterKnowledge {
