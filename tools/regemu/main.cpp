@@ -20,6 +20,7 @@
 #include "tools/regemu/replay_command.hpp"
 #include "tools/regemu/run_command.hpp"
 #include "tools/regemu/show_command.hpp"
+#include "tools/regemu/snapshot_command.hpp"
 
 namespace {
 
@@ -140,6 +141,18 @@ int main(int argc, char** argv) {
   events_cmd->add_option("--grep", events.grep, "Only events whose name contains this text (case-insensitive)");
   events_cmd->add_flag("--json", events.json, "Print the catalog as JSON");
 
+  regemu::tools::SnapshotOptions snapshot;
+  CLI::App* snapshot_cmd = app.add_subcommand(
+      "snapshot", "Write a space of a device, after an optional script, as the image a driver reads (intel_reg --mmio)");
+  snapshot_cmd->add_option("DB", snapshot.database, "A database file or a device folder holding device.yaml")
+      ->required();
+  snapshot_cmd->add_option("SCRIPT", snapshot.script,
+                           "A script to run first, leniently (violations are counted, not fatal); - reads stdin");
+  snapshot_cmd->add_option("--space", snapshot.space, "The space to write (default: the database's first mmio space)");
+  snapshot_cmd->add_option("--size", snapshot.size,
+                           "Write only the space's first BYTES (default: all of it; at most 256 MiB)");
+  snapshot_cmd->add_option("-o,--output", snapshot.output, "The image file to write (- for stdout)")->required();
+
   regemu::tools::DocOptions doc;
   CLI::App* doc_cmd =
       app.add_subcommand("doc", "Write a device's register map as static HTML pages (bit-field pictures, address maps)");
@@ -202,6 +215,7 @@ int main(int argc, char** argv) {
     if (replay_cmd->parsed()) return regemu::tools::RunReplayCommand(replay, std::cout, std::cerr);
     if (run_cmd->parsed()) return regemu::tools::RunRunCommand(run, std::cout, std::cerr);
     if (show_cmd->parsed()) return regemu::tools::RunShow(show, std::cout, std::cerr);
+    if (snapshot_cmd->parsed()) return regemu::tools::RunSnapshot(snapshot, std::cout, std::cerr);
   } catch (const std::exception& e) {
     // Library code reports through diagnostics; reaching here is a regemu bug.
     std::cerr << "regemu: internal error: " << e.what() << "\n";

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
 #include <memory>
 #include <ostream>
 #include <utility>
@@ -17,6 +15,7 @@
 #include "regemu/emulator/trace.hpp"
 #include "regemu/regdb/loader.hpp"
 #include "regemu/regdb/numbers.hpp"
+#include "tools/regemu/device_inputs.hpp"
 #include "tools/regemu/oa_recording_session.hpp"
 
 namespace regemu::tools {
@@ -24,8 +23,6 @@ namespace {
 
 using emulator::RunResult;
 using emulator::Script;
-
-constexpr const char* kStdinName = "<stdin>";  // the script's name in messages when it is `-`
 
 // The trace, oldest first, as script lines with polls collapsed; says so
 // when the ring dropped some.
@@ -86,47 +83,6 @@ void PrintReport(std::ostream& out, const Script& script, const emulator::Device
       << device.violation_count() - announced << " not announced (" << (lenient ? "lenient" : "strict") << ")\n";
 }
 
-// Reads at most `max_bytes` of `in` into `text`, in chunks so that a small
-// script does not pay for the limit's worth of memory.
-bool ReadAll(std::istream& in, const std::string& name, size_t max_bytes, std::string& text, std::ostream& err) {
-  std::string buffer;
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-    buffer.append(chunk, static_cast<size_t>(in.gcount()));
-    if (buffer.size() > max_bytes) {
-      err << "regemu run: " << name << ": the script is larger than " << max_bytes << " bytes\n";
-      return false;
-    }
-  }
-  if (in.bad()) {
-    err << "regemu run: cannot read " << name << "\n";
-    return false;
-  }
-  text = std::move(buffer);
-  return true;
-}
-
-// Reads the script into `text`, or reports why it cannot and returns false.
-// `-` is standard input; pipes work too (`<(generate-script)`).
-bool ReadScript(const std::string& path, size_t max_bytes, std::string& text, std::ostream& err) {
-  if (path == "-") return ReadAll(std::cin, kStdinName, max_bytes, text, err);
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    err << "regemu run: no such script file: " << path << "\n";
-    return false;
-  }
-  if (std::filesystem::is_directory(path, ec)) {
-    err << "regemu run: the script is a folder: " << path << "\n";
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    err << "regemu run: cannot read " << path << "\n";
-    return false;
-  }
-  return ReadAll(in, path, max_bytes, text, err);
-}
-
 }  // namespace
 
 int RunRunCommand(const RunCommandOptions& options, std::ostream& out, std::ostream& err) {
@@ -148,19 +104,11 @@ int RunRunCommand(const RunCommandOptions& options, std::ostream& out, std::ostr
   }
   emulator::ScriptLimits limits;
   std::string text;
-  if (!ReadScript(options.script, limits.max_bytes, text, err)) return 2;
+  if (!ReadScript("regemu run", options.script, limits.max_bytes, text, err)) return 2;
 
-  regdb::LoadedDatabase loaded = regdb::LoadAndCheck(options.database);
-  if (loaded.diagnostics.has_errors()) {
-    err << regdb::FormatDiagnostics(loaded.sources, loaded.diagnostics);
-    err << options.database << ": " << loaded.diagnostics.error_count() << " error(s)\n";
-    return 2;
-  }
-  emulator::CompileResult compiled = emulator::Compile(loaded.database);
-  if (!compiled.model) {
-    for (const std::string& error : compiled.errors) err << options.database << ": error: " << error << "\n";
-    return 2;
-  }
+  CompiledDatabase compiled = CompileDatabase(options.database, err);
+  if (!compiled.model) return 2;
+  const regdb::LoadedDatabase& loaded = compiled.loaded;
 
   Script script = emulator::ParseScript(std::move(text), options.script == "-" ? kStdinName : options.script,
                                         *compiled.model, limits);
