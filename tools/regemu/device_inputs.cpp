@@ -65,4 +65,23 @@ bool ReadScript(std::string_view command, const std::string& path, size_t max_by
   return ReadAll(command, in, path, max_bytes, text, err);
 }
 
+std::optional<OpenedInput> OpenInput(const std::string& path, const std::string& command, std::ostream& err) {
+  if (path == "-") return OpenedInput(std::shared_ptr<std::istream>(&std::cin, [](std::istream*) {}), "<stdin>");
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    err << "regemu " << command << ": no such file: " << path << "\n";
+    return std::nullopt;
+  }
+  if (std::filesystem::is_directory(path, ec)) {
+    err << "regemu " << command << ": " << path << " is a folder, not a file\n";
+    return std::nullopt;
+  }
+  auto file = std::make_shared<std::ifstream>(path, std::ios::binary);
+  if (!*file) {
+    err << "regemu " << command << ": cannot read " << path << "\n";
+    return std::nullopt;
+  }
+  return OpenedInput(std::move(file), path);
+}
+
 }  // namespace regemu::tools

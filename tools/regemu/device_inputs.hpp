@@ -9,6 +9,9 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <istream>
+#include <optional>
+#include <utility>
 
 #include "regemu/emulator/model.hpp"
 #include "regemu/regdb/loader.hpp"
@@ -31,5 +34,21 @@ CompiledDatabase CompileDatabase(const std::string& path, std::ostream& err);
 // folder, unreadable, over `max_bytes`) and returns false.
 bool ReadScript(std::string_view command, const std::string& path, size_t max_bytes, std::string& text,
                 std::ostream& err);
+
+// Opens a capture or script file (`-`: standard input) for streaming;
+// none, with the reason on `err`, when it cannot be read.
+class OpenedInput {
+ public:
+  std::istream& stream() const { return *stream_; }
+  const std::string& name() const { return name_; }
+
+  OpenedInput(std::shared_ptr<std::istream> stream, std::string name)
+      : stream_(std::move(stream)), name_(std::move(name)) {}
+
+ private:
+  std::shared_ptr<std::istream> stream_;
+  std::string name_;
+};
+std::optional<OpenedInput> OpenInput(const std::string& path, const std::string& command, std::ostream& err);
 
 }  // namespace regemu::tools

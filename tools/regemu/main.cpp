@@ -17,6 +17,7 @@
 #include "tools/regemu/doc_command.hpp"
 #include "tools/regemu/events_command.hpp"
 #include "tools/regemu/header_command.hpp"
+#include "tools/regemu/import_command.hpp"
 #include "tools/regemu/replay_command.hpp"
 #include "tools/regemu/run_command.hpp"
 #include "tools/regemu/show_command.hpp"
@@ -163,6 +164,16 @@ int main(int argc, char** argv) {
                       "Coverage files of a test run (REGEMU_COVERAGE) or folders of them, merged and painted onto "
                       "the map");
 
+  regemu::tools::ImportCommandOptions import;
+  CLI::App* import_cmd =
+      app.add_subcommand("import", "Write a real driver's capture (mmiotrace, i915_reg_rw, R/W log) as a regemu script");
+  import_cmd->add_option("DB", import.database, "A database file or a device folder holding device.yaml")->required();
+  import_cmd->add_option("TRACE", import.capture, "The capture (- for stdin)")->required();
+  import_cmd->add_option("-o,--output", import.output, "The script to write (default -: stdout)");
+  import_cmd->add_flag("--no-values", import.no_values, "Reads become plain reads instead of expects");
+  import_cmd->add_flag("--no-time", import.no_time, "No step lines for the time between accesses");
+  AddCaptureOptions(import_cmd, import.capture_options);
+
   regemu::tools::ReplayCommandOptions replay;
   CLI::App* replay_cmd = app.add_subcommand(
       "replay", "Replay a real driver's capture against a database: its gaps, its mistakes, the driver's violations");
@@ -212,6 +223,7 @@ int main(int argc, char** argv) {
     if (doc_cmd->parsed()) return regemu::tools::RunDoc(doc, std::cout, std::cerr);
     if (events_cmd->parsed()) return regemu::tools::RunEvents(events, std::cout, std::cerr);
     if (header_cmd->parsed()) return regemu::tools::RunHeader(header, std::cout, std::cerr);
+    if (import_cmd->parsed()) return regemu::tools::RunImportCommand(import, std::cout, std::cerr);
     if (replay_cmd->parsed()) return regemu::tools::RunReplayCommand(replay, std::cout, std::cerr);
     if (run_cmd->parsed()) return regemu::tools::RunRunCommand(run, std::cout, std::cerr);
     if (show_cmd->parsed()) return regemu::tools::RunShow(show, std::cout, std::cerr);

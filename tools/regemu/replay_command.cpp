@@ -1,12 +1,13 @@
 #include "tools/regemu/replay_command.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <ostream>
 
 #include <nlohmann/json.hpp>
 
 #include "regemu/regdb/numbers.hpp"
-#include "tools/regemu/load_model.hpp"
+#include "tools/regemu/device_inputs.hpp"
 #include "tools/traces/capture_replay.hpp"
 
 namespace regemu::tools {
@@ -133,8 +134,13 @@ int RunReplayCommand(const ReplayCommandOptions& options, std::ostream& out, std
   if (!parsed) return 2;
   auto input = OpenInput(options.capture, "replay", err);
   if (!input) return 2;
-  auto loaded = LoadModel(options.database, "replay", err);
-  if (!loaded) return 2;
+  std::error_code ec;
+  if (!std::filesystem::exists(options.database, ec)) {
+    err << "regemu replay: no such file or folder: " << options.database << "\n";
+    return 2;
+  }
+  CompiledDatabase loaded = CompileDatabase(options.database, err);
+  if (!loaded.model) return 2;
 
   traces::ReplayOptions replay;
   replay.format = parsed->format;
@@ -142,7 +148,7 @@ int RunReplayCommand(const ReplayCommandOptions& options, std::ostream& out, std
   replay.device = parsed->device;
   std::string error;
   ReplayReport report =
-      traces::ReplayCapture(input->stream(), input->name(), loaded->loaded.database, loaded->model, replay, error);
+      traces::ReplayCapture(input->stream(), input->name(), loaded.loaded.database, loaded.model, replay, error);
   if (!error.empty()) {
     err << "regemu replay: " << error << "\n";
     return 2;

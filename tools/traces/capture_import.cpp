@@ -13,10 +13,16 @@ uint64_t WidthMask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t
 
 // The bits of an access to `offset` a script may expect: what the model can
 // know of each register under the access's bytes.
-uint64_t KnowableBits(const emulator::Model& model, const RegisterKnowledge& knowledge, emulator::SpaceId space_id,
-                      uint64_t offset, unsigned bytes) {
+struct ReadBits {
+  uint64_t known = 0;   // what the model can know
+  uint64_t events = 0;  // status bits hardware raises on its own
+};
+
+ReadBits BitsOfRead(const emulator::Model& model, const RegisterKnowledge& knowledge, emulator::SpaceId space_id,
+                    uint64_t offset, unsigned bytes) {
   const emulator::SpaceModel& space = model.spaces()[space_id];
   uint64_t known = 0;
+  uint64_t events = 0;
   for (unsigned b = 0; b < bytes; ++b) {
     uint64_t at = offset + b;
     emulator::RegisterId id = space.decode.Lookup(at);
@@ -30,8 +36,9 @@ uint64_t KnowableBits(const emulator::Model& model, const RegisterKnowledge& kno
     const RegisterBits& bits = knowledge[id];
     uint64_t reg_known = r.width_mask & ~bits.unknowable & ~bits.status;
     known |= ((reg_known >> (8 * (at - r.offset))) & 0xff) << (8 * b);
+    events |= ((bits.pokable >> (8 * (at - r.offset))) & 0xff) << (8 * b);
   }
-  return known;
+  return {known, events};
 }
 
 std::string RegisterAt(const emulator::Model& model, emulator::SpaceId space_id, uint64_t offset) {
@@ -110,9 +117,15 @@ ImportStats ImportCapture(std::istream& capture, const std::string& name, const 
           script << "write" << bits << " " << target << " " << regdb::HexPadded(record.value, bits) << comment;
           continue;
         }
-        uint64_t known = options.values ? KnowableBits(model, knowledge, placed->space, placed->offset, record.width)
-                                        : 0;
-        known &= WidthMask(bits);
+        ReadBits read_bits = BitsOfRead(model, knowledge, placed->space, placed->offset, record.width);
+        // Hardware raised status bits the capture does not show the cause
+        // of: the script pokes them in, so the driver's service and ack of
+        // them replay (and the model's protocol rules see what it saw).
+        if (uint64_t raised = record.value & read_bits.events & WidthMask(bits)) {
+          script << "poke" << bits << " " << target << " " << regdb::HexPadded(record.value, bits)
+                 << "  # hardware raised " << regdb::Hex(raised) << "\n";
+        }
+        uint64_t known = options.values ? read_bits.known & WidthMask(bits) : 0;
         if (known == 0) {
           script << "read" << bits << " " << target << comment;
         } else if (known == WidthMask(bits)) {

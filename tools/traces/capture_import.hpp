@@ -12,7 +12,10 @@
 // of the captured value under a mask of the bits the model can know: not
 // volatile or hw bits, not status bits hardware raises on its own (`regemu
 // replay` sets those against the database); with none left, or with
-// `values = false`, a plain `read`. Time between accesses becomes `step`.
+// `values = false`, a plain `read`. A read that shows status bits set
+// (w1c and the like: hardware events) is preceded by a `poke` of the value,
+// so the script replays the driver's service of them under `regemu run`.
+// Time between accesses becomes `step`.
 // MARK lines, mappings and the tracer's warnings become comments; accesses
 // in no space of the database are commented out and counted.
 
