@@ -15,6 +15,7 @@ packages=(
   libbenchmark-dev      # bench/: performance against a raw baseline
   libcli11-dev          # the regemu command line
   nlohmann-json3-dev    # regemu check --json, coverage files
+  libdtl-dev            # the diff algorithm (Myers O(ND)) behind regemu diff's unified view of two driver runs
   intel-gpu-tools       # IGT's i915-perf-reader decodes exported recordings, intel_reg reads snapshots, in tests
   chromium              # headless browser of tests/doc: regemu doc's pages opened, searched and screenshotted (ctest -L browser)
 )

@@ -14,6 +14,7 @@
 #include "tools/regemu/check_command.hpp"
 #include "tools/regemu/coverage_command.hpp"
 #include "tools/regemu/decode_command.hpp"
+#include "tools/regemu/diff_command.hpp"
 #include "tools/regemu/doc_command.hpp"
 #include "tools/regemu/events_command.hpp"
 #include "tools/regemu/header_command.hpp"
@@ -174,6 +175,17 @@ int main(int argc, char** argv) {
   import_cmd->add_flag("--no-time", import.no_time, "No step lines for the time between accesses");
   AddCaptureOptions(import_cmd, import.capture_options);
 
+  regemu::tools::DiffCommandOptions diff;
+  CLI::App* diff_cmd = app.add_subcommand(
+      "diff", "Compare two driver runs (captures or scripts) step by step: names, polls collapsed, volatile bits ignored");
+  diff_cmd->add_option("A", diff.a, "The first run: a capture or a regemu script")->required();
+  diff_cmd->add_option("B", diff.b, "The second run")->required();
+  diff_cmd->add_option("--db", diff.database,
+                       "A database: register names, volatile bits and spaces (needed for scripts; without it "
+                       "captures compare by address)");
+  diff_cmd->add_option("--context", diff.context, "Unchanged steps shown around each change (default 3)");
+  AddCaptureOptions(diff_cmd, diff.capture_options);
+
   regemu::tools::ReplayCommandOptions replay;
   CLI::App* replay_cmd = app.add_subcommand(
       "replay", "Replay a real driver's capture against a database: its gaps, its mistakes, the driver's violations");
@@ -220,6 +232,7 @@ int main(int argc, char** argv) {
     if (coverage_merge_cmd->parsed()) return regemu::tools::RunCoverageMerge(coverage_merge, std::cout, std::cerr);
     if (coverage_report_cmd->parsed()) return regemu::tools::RunCoverageReport(coverage_report, std::cout, std::cerr);
     if (decode_cmd->parsed()) return regemu::tools::RunDecode(decode, std::cout, std::cerr);
+    if (diff_cmd->parsed()) return regemu::tools::RunDiffCommand(diff, std::cout, std::cerr);
     if (doc_cmd->parsed()) return regemu::tools::RunDoc(doc, std::cout, std::cerr);
     if (events_cmd->parsed()) return regemu::tools::RunEvents(events, std::cout, std::cerr);
     if (header_cmd->parsed()) return regemu::tools::RunHeader(header, std::cout, std::cerr);
