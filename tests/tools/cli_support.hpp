@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -51,5 +52,21 @@ inline CliResult RunShell(const std::string& command) {
 
 // `regemu ARGS` from REGEMU_SOURCE_DIR; ARGS is shell text.
 inline CliResult RunRegemu(const std::string& args) { return RunShell("'" + std::string(REGEMU_BINARY) + "' " + args); }
+
+// IGT's intel_reg on PATH (Debian's intel-gpu-tools, tools/setup.sh), or none:
+// the tests that read images with it skip with kNoIntelRegMessage.
+inline constexpr const char* kNoIntelRegMessage =
+    "intel_reg is not installed: run tools/setup.sh (Debian package intel-gpu-tools)";
+inline std::optional<std::string> FindIntelReg() {
+  const char* path_variable = std::getenv("PATH");
+  std::stringstream dirs(path_variable != nullptr ? path_variable : "/usr/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    std::filesystem::path candidate = std::filesystem::path(dir) / "intel_reg";
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(candidate, ec)) return candidate.string();
+  }
+  return std::nullopt;
+}
 
 }  // namespace regemu::testing_support

@@ -22,23 +22,13 @@ namespace {
 
 namespace fs = std::filesystem;
 using regemu::testing_support::CliResult;
+using regemu::testing_support::FindIntelReg;
+using regemu::testing_support::kNoIntelRegMessage;
 using regemu::testing_support::RunRegemu;
 using regemu::testing_support::RunShell;
 using ::testing::HasSubstr;
 
 const std::string kTraces = std::string(REGEMU_SOURCE_DIR) + "/tests/data/traces/";
-
-std::optional<std::string> FindIntelReg() {
-  const char* path_variable = std::getenv("PATH");
-  std::stringstream dirs(path_variable != nullptr ? path_variable : "/usr/bin");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    fs::path candidate = fs::path(dir) / "intel_reg";
-    std::error_code ec;
-    if (fs::is_regular_file(candidate, ec)) return candidate.string();
-  }
-  return std::nullopt;
-}
 
 // What `regemu run` printed for a `peek32 NAME` line: "... = 0x80000000".
 std::string PeekedValue(const std::string& run_output, const std::string& name) {
@@ -82,7 +72,7 @@ TEST_F(CaptureChainCli, ImportedCaptureOfTheExampleDriverPassesRunAndReplaysClea
 // register read back what the device holds (the backdoor's peek).
 TEST_F(CaptureChainCli, IntelRegReadsTheSnapshotAfterTheExampleDriversRun) {
   std::optional<std::string> intel_reg = FindIntelReg();
-  if (!intel_reg) GTEST_SKIP() << "intel_reg is not installed: run tools/setup.sh (Debian package intel-gpu-tools)";
+  if (!intel_reg) GTEST_SKIP() << kNoIntelRegMessage;
   std::string script = Path("probe.script");
   ASSERT_EQ(RunRegemu("import yaml/icl '" + kTraces + "i915_mini.mmiotrace' -o '" + script + "'").exit_code, 0);
 

@@ -22,6 +22,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using regemu::testing_support::CliResult;
+using regemu::testing_support::FindIntelReg;
+using regemu::testing_support::kNoIntelRegMessage;
 using regemu::testing_support::RunRegemu;
 using regemu::testing_support::RunShell;
 using ::testing::ContainsRegex;
@@ -43,20 +45,6 @@ registers:
   - {name: EFER, space: msr, offset: 0x80, width: 64}
 )";
 
-constexpr const char* kNoIntelRegMessage =
-    "intel_reg is not installed: run tools/setup.sh (Debian package intel-gpu-tools)";
-
-std::optional<std::string> FindIntelReg() {
-  const char* path_variable = std::getenv("PATH");
-  std::stringstream dirs(path_variable != nullptr ? path_variable : "/usr/bin");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    fs::path candidate = fs::path(dir) / "intel_reg";
-    std::error_code ec;
-    if (fs::is_regular_file(candidate, ec)) return candidate.string();
-  }
-  return std::nullopt;
-}
 
 class RegemuSnapshotCli : public ::testing::Test {
  protected:
