@@ -30,7 +30,11 @@ bool CaptureReader::ReadLine(std::string_view& line) {
       ++line_;
       in_.clear();
       uint64_t skipped = static_cast<uint64_t>(in_.gcount());
-      while (in_.get() != '\n' && in_) ++skipped;
+      // The rest of the line, its newline included.
+      for (auto c = in_.get(); in_; c = in_.get()) {
+        ++skipped;
+        if (c == '\n') break;
+      }
       in_.clear(in_.rdstate() & ~std::ios::failbit);
       bytes_ += skipped;
       Problem("line longer than " + std::to_string(options_.max_line_length) + " bytes; skipped");

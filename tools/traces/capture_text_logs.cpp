@@ -35,6 +35,22 @@ std::optional<uint64_t> HexUntil(std::string_view& text, char stop) {
   return value;
 }
 
+// Any ftrace event's line: a `[CPU]` column, then a `SECONDS.FRACTION:`
+// timestamp (`TASK-PID [CPU] FLAGS TIME: EVENT: ...`, or `perf script`'s
+// `TASK PID [CPU] TIME: SYSTEM:EVENT: ...`). The task's name may be anything.
+bool IsFtraceEventLine(std::string_view text) {
+  bool cpu = false;
+  for (std::string_view token : SplitTokens(text, 64)) {
+    if (!cpu) {
+      cpu = token.size() > 2 && token.front() == '[' && token.back() == ']' &&
+            ParseDecimalToken(token.substr(1, token.size() - 2));
+    } else if (token.size() > 1 && token.back() == ':' && ParseTimestampNs(token.substr(0, token.size() - 1))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 // `TASK-PID [CPU] FLAGS SECONDS.FRACTION: i915_reg_rw: read reg=0x2358, len=4, val=(0x1, 0x0)`
@@ -135,7 +151,9 @@ std::string_view CaptureFormatName(CaptureFormat format) {
 bool DetectCaptureFormat(std::string_view line, CaptureFormat& format) {
   std::string_view text = Trim(line);
   if (text.empty()) return false;
-  if (text.find("i915_reg_rw:") != std::string_view::npos || Eat(text, "# tracer:")) {
+  // Another event of an ftrace capture (trace_pipe has no header) is
+  // ftrace too, even from a task whose name starts with R or W.
+  if (text.find("i915_reg_rw:") != std::string_view::npos || Eat(text, "# tracer:") || IsFtraceEventLine(text)) {
     format = CaptureFormat::kI915RegRw;
     return true;
   }
