@@ -32,6 +32,13 @@ bool ReadAll(std::string_view command, std::istream& in, const std::string& name
 
 }  // namespace
 
+bool DatabaseExists(std::string_view command, const std::string& path, std::ostream& err) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) return true;
+  err << command << ": no such file or folder: " << path << "\n";
+  return false;
+}
+
 CompiledDatabase CompileDatabase(const std::string& path, std::ostream& err) {
   CompiledDatabase result{regdb::LoadAndCheck(path), nullptr};
   if (result.loaded.diagnostics.has_errors()) {

@@ -25,6 +25,10 @@ struct CompiledDatabase {
   std::shared_ptr<const emulator::Model> model;  // null when the database has errors or does not compile
 };
 
+// Whether the database path exists; says `COMMAND: no such file or folder:
+// PATH` on `err` when it does not (before anything else is read).
+bool DatabaseExists(std::string_view command, const std::string& path, std::ostream& err);
+
 // Loads, checks and compiles the database at `path`; on failure prints the
 // diagnostics or the compiler's errors and leaves `model` null.
 CompiledDatabase CompileDatabase(const std::string& path, std::ostream& err);

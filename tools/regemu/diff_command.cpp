@@ -116,11 +116,7 @@ int RunDiffCommand(const DiffCommandOptions& options, std::ostream& out, std::os
   context.device = parsed->device;
   context.format = parsed->format;
   if (!options.database.empty()) {
-    std::error_code ec;
-    if (!std::filesystem::exists(options.database, ec)) {
-      err << "regemu diff: no such file or folder: " << options.database << "\n";
-      return 2;
-    }
+    if (!DatabaseExists("regemu diff", options.database, err)) return 2;
     loaded = CompileDatabase(options.database, err);
     if (!loaded.model) return 2;
     context.db = &loaded.loaded.database;

@@ -16,11 +16,7 @@ int RunImportCommand(const ImportCommandOptions& options, std::ostream& out, std
   if (!parsed) return 2;
   auto input = OpenInput(options.capture, "import", err);
   if (!input) return 2;
-  std::error_code ec;
-  if (!std::filesystem::exists(options.database, ec)) {
-    err << "regemu import: no such file or folder: " << options.database << "\n";
-    return 2;
-  }
+  if (!DatabaseExists("regemu import", options.database, err)) return 2;
   CompiledDatabase loaded = CompileDatabase(options.database, err);
   if (!loaded.model) return 2;
 
@@ -48,6 +44,7 @@ int RunImportCommand(const ImportCommandOptions& options, std::ostream& out, std
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!error.empty()) {
     err << "regemu import: " << error << "\n";
+    std::error_code ec;
     if (file.is_open()) std::filesystem::remove(options.output, ec);
     return 2;
   }

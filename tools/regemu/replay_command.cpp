@@ -134,11 +134,7 @@ int RunReplayCommand(const ReplayCommandOptions& options, std::ostream& out, std
   if (!parsed) return 2;
   auto input = OpenInput(options.capture, "replay", err);
   if (!input) return 2;
-  std::error_code ec;
-  if (!std::filesystem::exists(options.database, ec)) {
-    err << "regemu replay: no such file or folder: " << options.database << "\n";
-    return 2;
-  }
+  if (!DatabaseExists("regemu replay", options.database, err)) return 2;
   CompiledDatabase loaded = CompileDatabase(options.database, err);
   if (!loaded.model) return 2;
 

@@ -97,11 +97,7 @@ int RunRunCommand(const RunCommandOptions& options, std::ostream& out, std::ostr
       return 2;
     }
   }
-  std::error_code ec;
-  if (!std::filesystem::exists(options.database, ec)) {
-    err << "regemu run: no such file or folder: " << options.database << "\n";
-    return 2;
-  }
+  if (!DatabaseExists("regemu run", options.database, err)) return 2;
   emulator::ScriptLimits limits;
   std::string text;
   if (!ReadScript("regemu run", options.script, limits.max_bytes, text, err)) return 2;

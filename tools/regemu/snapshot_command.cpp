@@ -97,11 +97,7 @@ bool WriteImage(const emulator::Device& device, emulator::SpaceId space, std::op
 }  // namespace
 
 int RunSnapshot(const SnapshotOptions& options, std::ostream& out, std::ostream& err) {
-  std::error_code ec;
-  if (!std::filesystem::exists(options.database, ec)) {
-    err << kCommand << ": no such file or folder: " << options.database << "\n";
-    return 2;
-  }
+  if (!DatabaseExists(kCommand, options.database, err)) return 2;
   std::optional<uint64_t> size;
   if (!options.size.empty()) {
     auto parsed = regdb::ParseUnsigned(options.size);
