@@ -2,8 +2,8 @@
 
 #include <cstdio>
 
-#include "regemu/regdb/behaviour_configs/pci_config.hpp"
 #include "regemu/regdb/numbers.hpp"
+#include "tools/traces/pci_core_setup.hpp"
 #include "tools/traces/register_knowledge.hpp"
 
 namespace regemu::traces {
@@ -54,13 +54,10 @@ std::string RegisterAt(const emulator::Model& model, emulator::SpaceId space_id,
 
 // What `regemu replay` does before a capture, written into the script.
 void WritePciCoreSetup(const regdb::Database& db, std::ostream& script) {
-  for (const regdb::BehaviourSpec& spec : db.behaviours) {
-    const auto* pci = dynamic_cast<const regdb::PciConfigConfig*>(spec.config.get());
-    if (!pci || pci->memory_spaces.empty()) continue;
-    const regdb::Register& command = db.registers[pci->command];
+  for (const SetupWrite& write : MemoryDecodeWrites(db)) {
     script << "# The PCI core enabled memory decode before the driver ran; mmiotrace shows no config-space access.\n"
-           << "write" << command.width << " " << command.name << " " << regdb::HexPadded(command.reset | 0x2, command.width)
-           << "\n";
+           << "write" << write.reg->width << " " << write.reg->name << " "
+           << regdb::HexPadded(write.value, write.reg->width) << "\n";
   }
 }
 

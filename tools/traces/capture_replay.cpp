@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "regemu/emulator/device.hpp"
-#include "regemu/regdb/behaviour_configs/pci_config.hpp"
 #include "regemu/regdb/numbers.hpp"
+#include "tools/traces/pci_core_setup.hpp"
 #include "tools/traces/register_knowledge.hpp"
 
 namespace regemu::traces {
@@ -142,16 +142,12 @@ void Replayer::OnViolation(const emulator::Violation& v) {
 // memory decode (pci_enable_device) before the traced driver mapped its
 // BAR. Without that a pci-config behaviour keeps the BARs' spaces off.
 void Replayer::EnableMemoryDecode() {
-  for (const regdb::BehaviourSpec& spec : db_.behaviours) {
-    const auto* pci = dynamic_cast<const regdb::PciConfigConfig*>(spec.config.get());
-    if (!pci || pci->memory_spaces.empty()) continue;
-    const regdb::Register& command = db_.registers[pci->command];
-    auto id = model_.FindRegister(command.name);
-    auto space = model_.FindSpace(command.space_name);
-    if (!id || !space) continue;
-    uint64_t value = device_->PeekRegister(*id) | 0x2;  // PCI_COMMAND_MEMORY
-    device_->Write(*space, command.offset, command.width, value);
-    report_.notes.push_back("before the capture: " + command.name + " = " + regdb::HexPadded(value, command.width) +
+  for (const SetupWrite& write : MemoryDecodeWrites(db_)) {
+    auto space = model_.FindSpace(write.reg->space_name);
+    if (!space) continue;
+    device_->Write(*space, write.reg->offset, write.reg->width, write.value);
+    report_.notes.push_back("before the capture: " + write.reg->name + " = " +
+                            regdb::HexPadded(write.value, write.reg->width) +
                             " (memory decode on, as the PCI core leaves it; mmiotrace has no config-space accesses)");
   }
 }
