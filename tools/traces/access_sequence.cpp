@@ -8,8 +8,6 @@
 namespace regemu::traces {
 namespace {
 
-uint64_t WidthMask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
-
 // Folds runs of reads of one place into one line as the accesses arrive.
 class SequenceBuilder {
  public:

@@ -9,8 +9,6 @@
 namespace regemu::traces {
 namespace {
 
-uint64_t WidthMask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
-
 // The bits of an access to `offset` a script may expect: what the model can
 // know of each register under the access's bytes.
 struct ReadBits {

@@ -16,8 +16,6 @@ using emulator::Model;
 using emulator::RegisterId;
 using emulator::SpaceId;
 
-uint64_t WidthMask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
-
 // One register's share of an access: byte `access_byte` of the access is
 // byte `reg_byte` of register `reg`, for `count` bytes.
 struct Lane {

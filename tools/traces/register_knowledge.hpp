@@ -12,6 +12,9 @@
 
 namespace regemu::traces {
 
+// The low `bits` bits: an access's lanes, a value's room.
+inline uint64_t WidthMask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+
 struct RegisterBits {
   uint64_t unknowable = 0;  // volatile registers and fields, `hw` fields
   uint64_t status = 0;      // set by hardware events: w1c/w0c/... and read-clear bits
