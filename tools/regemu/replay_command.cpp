@@ -19,7 +19,7 @@ std::string Range(const traces::ReplayGap& gap) {
   return regdb::Hex(gap.first) + "-" + regdb::Hex(gap.end - 1);
 }
 
-// Columns padded to their widest cell, the way `regemu coverage report` prints.
+// Columns padded to their widest cell.
 void PrintTable(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
   std::vector<size_t> widths;
   for (const auto& row : rows) {

@@ -30,14 +30,14 @@ class SequenceBuilder {
       return;
     }
     Flush();
-    run_ = Run{bits, where, value, known, 1, line};
+    run_ = Run{bits, where, value, known, 1, line, false};
   }
 
   // A script's poll: already one line.
   void Poll(unsigned bits, const std::string& where, uint64_t value, uint64_t known, uint64_t line) {
     Flush();
     ++out_.accesses;
-    run_ = Run{bits, where, value, known, 2, line};
+    run_ = Run{bits, where, value, known, 2, line, true};
     Flush();
   }
 
@@ -63,22 +63,21 @@ class SequenceBuilder {
     }
     std::string text = r.count == 1 ? "read" + std::to_string(r.bits) + " " + r.where + " -> " + value
                                     : "poll" + std::to_string(r.bits) + " " + r.where + " until " + value;
-    if (r.count > 2 || (r.count == 2 && !from_script_poll_)) text += "  (" + std::to_string(r.count) + " reads)";
+    // A script's poll has no read count to show.
+    if (r.count > 1 && !r.script_poll) text += "  (" + std::to_string(r.count) + " reads)";
     out_.lines.push_back({key, text, r.first_line});
     run_.reset();
   }
-
-  void MarkScriptPoll(bool yes) { from_script_poll_ = yes; }
 
  private:
   struct Run {
     unsigned bits;
     std::string where;
     uint64_t value, known, count, first_line;
+    bool script_poll;  // one `poll` line of a script, not reads folded together
   };
   AccessSequence& out_;
   std::optional<Run> run_;
-  bool from_script_poll_ = false;
 };
 
 // The name of what sits at `offset`: a register (+ byte offset into it), a
@@ -213,9 +212,7 @@ std::optional<AccessSequence> ScriptSequence(std::string text, const std::string
       case emulator::ScriptOp::kRead: builder.Read(c.width, where(), 0, 0, line); break;
       case emulator::ScriptOp::kExpect: builder.Read(c.width, where(), c.value, known(), line); break;
       case emulator::ScriptOp::kPoll:
-        builder.MarkScriptPoll(true);
         builder.Poll(c.width, where(), c.value, known(), line);
-        builder.MarkScriptPoll(false);
         break;
       case emulator::ScriptOp::kInject: {
         std::string words = "inject " + c.verb;
