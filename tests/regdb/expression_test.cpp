@@ -2,6 +2,7 @@
 // exact unsigned arithmetic that never traps the emulator, the number/time
 // unit check, every parse-time error at its column, bounds, folding and
 // hostile input.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <ostream>
@@ -531,24 +532,81 @@ TEST(ExpressionHostileTest, BinaryBytesAreErrors) {
   EXPECT_THAT(ErrorOf("value\x7f"), ErrorAt(5, "unexpected byte 0x7f"));
 }
 
-TEST(ExpressionHostileTest, RandomTextNeverCrashes) {
+// A random well-formed expression over the test scope, fully parenthesised.
+std::string RandomExpression(std::mt19937_64& random, int depth) {
+  static constexpr std::string_view kLeaves[] = {"value", "CC.EN", "CC.SHN", "CAP.TO", "now", "0", "1", "3",
+                                                 "64", "0xFF", "2ms", "1us"};
+  static constexpr std::string_view kBinary[] = {"+", "-", "*", "/", "%", "<<", ">>", "<", "<=", ">", ">=",
+                                                 "==", "!=", "&", "^", "|", "&&", "||"};
+  static constexpr std::string_view kUnary[] = {"-", "~", "!"};
+  switch (depth <= 0 ? 0 : random() % 4) {
+    case 0: return std::string(kLeaves[random() % std::size(kLeaves)]);
+    case 1: return std::string(kUnary[random() % std::size(kUnary)]) + "(" + RandomExpression(random, depth - 1) + ")";
+    case 2:
+      return "(" + RandomExpression(random, depth - 1) + ") ? (" + RandomExpression(random, depth - 1) + ") : (" +
+             RandomExpression(random, depth - 1) + ")";
+    default:
+      return "(" + RandomExpression(random, depth - 1) + ") " +
+             std::string(kBinary[random() % std::size(kBinary)]) + " (" + RandomExpression(random, depth - 1) + ")";
+  }
+}
+
+// The bounds the checker computes (and so its never-true errors) hold for
+// every in-width value of the operands.
+TEST(ExpressionBoundsTest, RandomExpressionsStayInTheirBounds) {
+  std::mt19937_64 random(2024);
+  size_t parsed = 0;
+  for (int round = 0; round < 4'000; ++round) {
+    std::string text = RandomExpression(random, 4);
+    auto result = ParseExpressionText(text, kScope);
+    auto* e = std::get_if<Expression>(&result);
+    if (e == nullptr) continue;
+    ++parsed;
+    for (int sample = 0; sample < 8; ++sample) {
+      // Small values and all-ones reach the edges of the bounds more often than uniform ones.
+      auto pick = [&](uint64_t mask) {
+        switch (random() % 3) {
+          case 0: return random() % 4 & mask;
+          case 1: return mask - std::min<uint64_t>(random() % 4, mask);
+          default: return random() & mask;
+        }
+      };
+      TestEnv env({{kValue, pick(0xFFFF'FFFF)}, {kCcEn, pick(1)}, {kCcShn, pick(3)}, {kCapTo, pick(0xFF)},
+                   {kNow, pick(kAllOnes)}});
+      uint64_t value = e->Evaluate(env);
+      ASSERT_LE(e->min_value(), value) << text;
+      ASSERT_LE(value, e->max_value()) << text;
+    }
+  }
+  EXPECT_GT(parsed, 400u) << "the generator should mostly make valid expressions";
+}
+
+// Random token soup: no crash, errors inside the text, and every value
+// evaluated from in-width operands inside the bounds the checker claimed.
+TEST(ExpressionHostileTest, RandomTextNeverCrashesAndStaysInBounds) {
   static constexpr std::string_view kPieces[] = {
       "(", ")", "+", "-", "*", "/", "%", "<<", ">>", "<", "<=", "==", "!=", "&", "^", "|", "&&", "||", "?", ":",
-      "!", "~", "0", "1", "64", "0x", "0xFF", "2ms", "1s", "value", "CC.EN", "CC.SHN", "now", "CAP.TO", ".", " ",
-      "=", "\xff", std::string_view("\0", 1), "18446744073709551615", "9_"};
-  std::mt19937 random(12345);
-  TestEnv env({{kValue, 0xDEAD}, {kCcEn, 1}, {kCcShn, 0}, {kCapTo, 70}, {kNow, 5}});
+      "!", "~", "0", "1", "7", "64", "0x", "0xFF", "2ms", "1s", "value", "CC.EN", "CC.SHN", "now", "CAP.TO", ".",
+      " ", "=", "\xff", std::string_view("\0", 1), "18446744073709551615", "9_"};
+  std::mt19937_64 random(12345);
   size_t parsed = 0;
-  for (int round = 0; round < 5000; ++round) {
+  for (int round = 0; round < 20'000; ++round) {
     std::string text;
     size_t pieces = random() % 24;
     for (size_t i = 0; i < pieces; ++i) text += kPieces[random() % std::size(kPieces)];
     auto result = ParseExpressionTextAll(text, kScope);
     if (auto* e = std::get_if<Expression>(&result)) {
       ++parsed;
+      uint64_t small = random() % 4;  // small values reach the edges of the bounds more often
+      TestEnv env({{kValue, (round % 2 ? small : random()) & 0xFFFF'FFFF},
+                   {kCcEn, random() & 1},
+                   {kCcShn, random() & 3},
+                   {kCapTo, (round % 2 ? small : random()) & 0xFF},
+                   {kNow, round % 2 ? small : random()}});
       bool trapped = false;
-      e->Evaluate(env, &trapped);
-      EXPECT_LE(e->min_value(), e->max_value()) << text;
+      uint64_t value = e->Evaluate(env, &trapped);
+      EXPECT_LE(e->min_value(), value) << text;
+      EXPECT_LE(value, e->max_value()) << text;
     } else {
       for (const ExpressionError& error : std::get<std::vector<ExpressionError>>(result)) {
         EXPECT_LE(error.column, text.size()) << text;
@@ -556,7 +614,7 @@ TEST(ExpressionHostileTest, RandomTextNeverCrashes) {
       }
     }
   }
-  EXPECT_GT(parsed, 0u);
+  EXPECT_GT(parsed, 100u);
 }
 
 // --- Through the YAML tree --------------------------------------------------------------
