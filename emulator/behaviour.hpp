@@ -13,7 +13,9 @@
 // register), the access itself, AfterRead (may change the value returned),
 // AfterWrite (react to a frontdoor write of a
 // hooked register), and OnClock after any advance of
-// the virtual clock (explicit steps and per-access cost). OnReset runs after
+// the virtual clock (explicit steps and per-access cost); an advance that
+// crosses events of the queue (Schedule) is cut at each, OnClock up to the
+// event's instant, then its OnTimer. OnReset runs after
 // the registers are back at their reset values. Hooks run under the device's
 // lock and use BehaviourContext, never the frontdoor.
 //
@@ -62,8 +64,13 @@ class BehaviourContext {
   const Model& model() const { return model_; }
   uint64_t now_ns() const;
   uint64_t Peek(RegisterId reg) const { return values_[Checked(reg)]; }
-  // The value is cut to the register's width.
-  void Poke(RegisterId reg, uint64_t value) { values_[Checked(reg)] = value & model_.registers()[reg].width_mask; }
+  // The value is cut to the register's width; the register's views (and
+  // storage) show it too.
+  void Poke(RegisterId reg, uint64_t value) {
+    const RegisterModel& r = model_.registers()[Checked(reg)];
+    values_[reg] = value & r.width_mask;
+    if (r.has(RegisterModel::kView)) SyncViews(reg);
+  }
   // The bytes of a `memory` space (where an OA unit writes reports); the
   // device's own, without side effects. Throws as Device::ReadMemory does.
   void ReadMemory(SpaceId space, uint64_t offset, std::span<uint8_t> out) const;
@@ -75,6 +82,20 @@ class BehaviourContext {
   void SetInterrupt(bool asserted);
   // The device's interrupt request (the OR of the top-level outputs).
   bool interrupt_requested() const;
+  // Drives output line `line` (an index into the program's OutputLines()):
+  // a named interrupt pin of the device (HPET's IRQ0 and IRQ8, an SoC
+  // block's lines), which tests and scripts ask for by name.
+  void SetLine(uint32_t line, bool asserted);
+  // A write by the device itself (a reaction setting a status bit): like
+  // Poke, and then every other behaviour hooked on `reg` hears of it
+  // (Behaviour::OnStore), so that an interrupt roll-up sees a status bit
+  // another behaviour raised.
+  void Store(RegisterId reg, uint64_t value);
+  // A named hardware event inside the device (a counter's comparator
+  // matched): offered to every other behaviour's Inject, as a test's
+  // `inject VERB ARGS...` would be, so reactions with `on: {event: VERB}`
+  // run. Returns whether one took it.
+  bool Signal(std::string_view verb, std::span<const std::string> args = {});
   // Re-routes the current request: for the router, after its configuration
   // changed (MSI enabled or unmasked).
   void RefreshInterrupt();
@@ -100,6 +121,17 @@ class BehaviourContext {
   // no-op unless the device counts coverage (DeviceOptions::coverage).
   void Cover(uint32_t point);
 
+  // The device's event queue, on the virtual clock: `tag` comes back to this
+  // behaviour's OnTimer when the clock reaches now + delay_ns, whichever way
+  // it gets there (a step, an access's cost, a poll). Events due at one
+  // instant fire in the order they were scheduled; a delay of 0 fires at the
+  // next advance of the clock. Returns the event's id, for Cancel. The queue
+  // is part of snapshots and emptied by reset.
+  uint64_t Schedule(uint64_t delay_ns, uint64_t tag);
+  // Removes a pending event of this behaviour; false when it already fired,
+  // was cancelled, or is another behaviour's.
+  bool Cancel(uint64_t id);
+
  private:
   friend class Device;
   // The device's own, on every hooked access: `values` are its register
@@ -114,6 +146,7 @@ class BehaviourContext {
     return reg;
   }
   [[noreturn]] static void ThrowBadRegister(RegisterId reg);
+  void SyncViews(RegisterId reg);
 
   Device& device_;
   const Model& model_;
@@ -182,11 +215,18 @@ class Behaviour {
   }
   virtual void OnReset(BehaviourContext&) {}
   virtual void OnClock(BehaviourContext&, uint64_t /*from_ns*/, uint64_t /*to_ns*/) {}
+  // An event this behaviour scheduled (BehaviourContext::Schedule) is due:
+  // the clock stands at its instant, and every behaviour's OnClock has run
+  // up to it.
+  virtual void OnTimer(BehaviourContext&, uint64_t /*tag*/) {}
   virtual void BeforeRead(BehaviourContext&, RegisterId) {}
   // After a frontdoor read of a hooked register: the value the read returns
   // (slice steering may answer 0 for a register it does not reach).
   virtual uint64_t AfterRead(BehaviourContext&, RegisterId, uint64_t value) { return value; }
   virtual void AfterWrite(BehaviourContext&, RegisterId, uint64_t /*before*/, uint64_t /*after*/) {}
+  // Another behaviour stored into `reg`, a register this one hooks
+  // (BehaviourContext::Store), changing it from `before` to `after`.
+  virtual void OnStore(BehaviourContext&, RegisterId, uint64_t /*before*/, uint64_t /*after*/) {}
   // The interrupt output of a behaviour naming this one as its interrupt
   // parent changed; `child` is its program's name.
   virtual void OnChildInterrupt(BehaviourContext&, std::string_view /*child*/, bool /*asserted*/) {}
@@ -238,6 +278,9 @@ class BehaviourProgram {
   // The behaviour (by name) whose OnChildInterrupt takes this one's
   // interrupt output; empty: the device's interrupt request.
   virtual std::string InterruptParent() const { return {}; }
+  // The named interrupt lines this behaviour drives (BehaviourContext::
+  // SetLine), unique in the device (Compile refuses a name used twice).
+  virtual std::vector<std::string> OutputLines() const { return {}; }
   // Whether this behaviour turns the device's interrupt request into the
   // INTx line or messages (at most one per model; Compile refuses two).
   virtual bool RoutesInterrupts() const { return false; }

@@ -1,9 +1,12 @@
 // The ONE registration table of runtime behaviours, generated from
 // regdb/behaviour_kinds.def: each row's RuntimeName names Compile<RuntimeName>.
-#include <array>
+#include "regemu/emulator/behaviour_registry.hpp"
 
-#include "regemu/emulator/behaviour.hpp"
-#include "regemu/regdb/behaviour_kinds.hpp"
+#include <dlfcn.h>
+
+#include <array>
+#include <deque>
+#include <stdexcept>
 
 namespace regemu::emulator {
 
@@ -22,18 +25,65 @@ constexpr std::array<Compiler, regdb::kBehaviourKindCount> kCompilers{
 #undef REGDB_BEHAVIOUR
 };
 
+struct AddedCompiler {
+  std::string name;
+  BehaviourCompile compile;
+};
+
+std::deque<AddedCompiler>& AddedCompilers() {
+  static std::deque<AddedCompiler> compilers;
+  return compilers;
+}
+
 }  // namespace
+
+void RegisterBehaviourKind(BehaviourKindDefinition definition) {
+  if (!definition.compile) throw std::invalid_argument("behaviour kind '" + definition.name + "' has no compile step");
+  std::string error = regdb::AddBehaviourKind(definition.name, std::move(definition.check));
+  if (!error.empty()) throw std::invalid_argument(error);
+  AddedCompilers().push_back(AddedCompiler{std::move(definition.name), std::move(definition.compile)});
+}
+
+std::string LoadBehaviourPlugin(const std::string& path) {
+  // RTLD_GLOBAL: a plugin's typeinfo and the kinds it registers are the
+  // process's, as if linked in.
+  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (library == nullptr) {
+    const char* why = dlerror();
+    return "cannot load plugin '" + path + "': " + (why ? why : "unknown error");
+  }
+  using Init = void (*)();
+  auto init = reinterpret_cast<Init>(dlsym(library, "regemu_plugin_init"));
+  if (init == nullptr) return "plugin '" + path + "' has no regemu_plugin_init (define it with REGEMU_PLUGIN)";
+  try {
+    init();
+  } catch (const std::exception& e) {
+    return "plugin '" + path + "': regemu_plugin_init failed: " + e.what();
+  }
+  return "";
+}
 
 std::unique_ptr<BehaviourProgram> CompileBehaviour(const regdb::BehaviourSpec& spec, const Model& model,
                                                    std::string& error) {
   auto kind = regdb::BehaviourKindFromName(spec.kind);
+  const AddedCompiler* added = nullptr;
   if (!kind) {
-    error = "unknown behaviour kind '" + spec.kind + "'";
-    return nullptr;
+    for (const AddedCompiler& each : AddedCompilers()) {
+      if (each.name == spec.kind) added = &each;
+    }
+    if (added == nullptr) {
+      error = "unknown behaviour kind '" + spec.kind + "'";
+      return nullptr;
+    }
   }
   if (!spec.config) {
     error = "its configuration was not checked (regdb::CheckDatabase), or the check refused it";
     return nullptr;
+  }
+  if (added != nullptr) {
+    std::unique_ptr<BehaviourProgram> program = added->compile(spec, model, error);
+    if (!program && error.empty()) error = "behaviour kind '" + spec.kind + "' did not compile and did not say why";
+    return program;
   }
   return kCompilers[static_cast<size_t>(*kind)](spec, model, error);
 }

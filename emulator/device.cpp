@@ -1,5 +1,6 @@
 #include "regemu/emulator/device.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -19,8 +20,11 @@ Device::Device(std::shared_ptr<const Model> model, DeviceOptions options)
   behaviours_.reserve(model_->behaviours().size());
   for (const auto& program : model_->behaviours()) behaviours_.push_back(program->Instantiate());
   irq_outputs_.assign(behaviours_.size(), 0);
-  space_access_.assign(model_->spaces().size(), SpaceAccess::kDecoded);
-  space_access_why_.assign(model_->spaces().size(), std::string());
+  line_levels_.assign(model_->interrupt_lines().size(), 0);
+  line_edges_.assign(model_->interrupt_lines().size(), 0);
+  space_access_.resize(model_->spaces().size());
+  space_access_why_.resize(model_->spaces().size());
+  ResetSpaceAccess();
   if (options_.coverage) coverage_ = std::make_unique<CoverageRecorder>(*model_);
   for (uint32_t i = 0; i < behaviours_.size(); ++i) {
     BehaviourContext context = ContextFor(i);
@@ -89,6 +93,7 @@ bool Device::PokeLocked(SpaceId space_id, uint64_t offset, unsigned width, uint6
     if (id == DecodeTable::kNone) return false;
     const RegisterModel& r = model_->registers()[id];
     values_[id] = ((values_[id] & ~WidthMask(width)) | (value & WidthMask(width))) & r.width_mask;
+    if (r.has(RegisterModel::kView)) SyncViews(id);
     return true;
   }
   bool any = false;
@@ -103,6 +108,7 @@ bool Device::PokeLocked(SpaceId space_id, uint64_t offset, unsigned width, uint6
     }
     unsigned shift = static_cast<unsigned>(8 * (offset + b - model_->registers()[id].offset));
     values_[id] = (values_[id] & ~(uint64_t{0xFF} << shift)) | (((value >> (8 * b)) & 0xFF) << shift);
+    if (model_->registers()[id].has(RegisterModel::kView)) SyncViews(id);
     any = true;
   }
   return any;
@@ -126,6 +132,7 @@ void Device::PokeRegister(RegisterId reg, uint64_t value) {
   Guard guard(*this);
   const RegisterModel& r = model_->registers().at(reg);
   values_[reg] = value & r.width_mask;
+  if (r.has(RegisterModel::kView)) SyncViews(reg);
   TraceEntry entry{++sequence_, now_ns_, r.offset, values_[reg], reg, r.space, r.width, TraceOp::kPoke};
   trace_.Push(entry);
 }
@@ -165,14 +172,67 @@ void Device::Advance(uint64_t ns) {
   AdvanceLocked(ns);
 }
 
+namespace {
+
+// std::push_heap and pop_heap build a max-heap: "later" puts the earliest
+// event (and, at one instant, the first scheduled) on top.
+bool Later(const PendingEvent& a, const PendingEvent& b) {
+  return a.due_ns != b.due_ns ? a.due_ns > b.due_ns : a.id > b.id;
+}
+
+}  // namespace
+
 void Device::AdvanceLocked(uint64_t ns) {
-  uint64_t from = now_ns_;
   // Saturate: a wrapped clock would run behaviours backwards.
-  now_ns_ = ns > ~uint64_t{0} - now_ns_ ? ~uint64_t{0} : now_ns_ + ns;
+  uint64_t target = ns > ~uint64_t{0} - now_ns_ ? ~uint64_t{0} : now_ns_ + ns;
+  // Cut at each due event: the behaviours' clocks reach its instant, then it
+  // fires (and may schedule more, also inside this advance).
+  while (!events_.empty() && events_.front().due_ns <= target) {
+    std::pop_heap(events_.begin(), events_.end(), Later);
+    PendingEvent event = events_.back();
+    events_.pop_back();
+    if (event.due_ns > now_ns_) ClockTo(event.due_ns);
+    BehaviourContext context = ContextFor(event.behaviour);
+    behaviours_[event.behaviour]->OnTimer(context, event.tag);
+  }
+  ClockTo(target);
+}
+
+void Device::ClockTo(uint64_t to) {
+  uint64_t from = now_ns_;
+  now_ns_ = to;
   for (uint32_t i = 0; i < behaviours_.size(); ++i) {
     BehaviourContext context = ContextFor(i);
     behaviours_[i]->OnClock(context, from, now_ns_);
   }
+}
+
+uint64_t Device::ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, uint64_t tag) {
+  uint64_t due = delay_ns > ~uint64_t{0} - now_ns_ ? ~uint64_t{0} : now_ns_ + delay_ns;
+  uint64_t id = next_event_id_++;
+  events_.push_back(PendingEvent{due, id, tag, behaviour});
+  std::push_heap(events_.begin(), events_.end(), Later);
+  return id;
+}
+
+bool Device::CancelLocked(uint32_t behaviour, uint64_t id) {
+  auto it = std::find_if(events_.begin(), events_.end(),
+                         [&](const PendingEvent& e) { return e.id == id && e.behaviour == behaviour; });
+  if (it == events_.end()) return false;
+  events_.erase(it);
+  std::make_heap(events_.begin(), events_.end(), Later);
+  return true;
+}
+
+std::optional<uint64_t> Device::next_event_ns() const {
+  Guard guard(*this);
+  if (events_.empty()) return std::nullopt;
+  return events_.front().due_ns;
+}
+
+size_t Device::pending_events() const {
+  Guard guard(*this);
+  return events_.size();
 }
 
 uint64_t Device::now_ns() const {
@@ -190,12 +250,13 @@ void Device::Reset() {
   std::fill(written_once_.begin(), written_once_.end(), 0);
   std::fill(armed_.begin(), armed_.end(), 0);
   for (MemoryStore& memory : memory_) memory.Clear();
+  events_.clear();
   // Outputs and space states start over; the behaviours' resets set them again.
   std::fill(irq_outputs_.begin(), irq_outputs_.end(), 0);
+  std::fill(line_levels_.begin(), line_levels_.end(), 0);
   irq_request_ = false;
   RouteInterruptLocked();
-  std::fill(space_access_.begin(), space_access_.end(), SpaceAccess::kDecoded);
-  for (std::string& why : space_access_why_) why.clear();
+  ResetSpaceAccess();
   for (uint32_t i = 0; i < behaviours_.size(); ++i) {
     BehaviourContext context = ContextFor(i);
     behaviours_[i]->OnReset(context);
@@ -223,11 +284,15 @@ void Device::Snapshot(DeviceSnapshot& into) const {
     into.behaviours_.reserve(behaviours_.size());
     for (const auto& behaviour : behaviours_) into.behaviours_.push_back(behaviour->Clone());
   }
+  into.events_ = events_;
+  into.next_event_id_ = next_event_id_;
   into.now_ns_ = now_ns_;
   into.irq_ = irq_;
   into.irq_edges_ = irq_edges_;
   into.irq_outputs_ = irq_outputs_;
   into.irq_request_ = irq_request_;
+  into.line_levels_ = line_levels_;
+  into.line_edges_ = line_edges_;
   into.space_access_ = space_access_;
   into.space_access_why_ = space_access_why_;
 }
@@ -244,13 +309,29 @@ void Device::Restore(const DeviceSnapshot& snapshot) {
   memory_ = snapshot.memory_;
   // The same model: each behaviour is its program's instance, of one type.
   for (size_t i = 0; i < behaviours_.size(); ++i) behaviours_[i]->AssignFrom(*snapshot.behaviours_[i]);
+  events_ = snapshot.events_;
+  next_event_id_ = snapshot.next_event_id_;
   now_ns_ = snapshot.now_ns_;
   irq_ = snapshot.irq_;
   irq_edges_ = snapshot.irq_edges_;
   irq_outputs_ = snapshot.irq_outputs_;
   irq_request_ = snapshot.irq_request_;
+  line_levels_ = snapshot.line_levels_;
+  line_edges_ = snapshot.line_edges_;
   space_access_ = snapshot.space_access_;
   space_access_why_ = snapshot.space_access_why_;
+}
+
+void Device::ResetSpaceAccess() {
+  const auto& spaces = model_->spaces();
+  for (size_t i = 0; i < spaces.size(); ++i) {
+    bool state = spaces[i].kind == regdb::SpaceKind::kState;
+    space_access_[i] = state ? SpaceAccess::kNotDecoded : SpaceAccess::kDecoded;
+    space_access_why_[i] = state ? "space '" + spaces[i].name +
+                                       "' is the device's internal state: no bus access reaches it (a test reads "
+                                       "it with peek and sets it with poke)"
+                                 : std::string();
+  }
 }
 
 // ----------------------------------------------------------------- behaviours
@@ -308,6 +389,31 @@ void Device::RouteInterruptLocked() {
   }
   if (line && !irq_) ++irq_edges_;
   irq_ = line;
+}
+
+namespace {
+
+uint32_t LineNamed(const Model& model, std::string_view line) {
+  auto index = model.FindLine(line);
+  if (!index) {
+    std::string known;
+    for (const std::string& name : model.interrupt_lines()) known += (known.empty() ? "" : ", ") + name;
+    throw std::out_of_range("device '" + model.device() + "' has no interrupt line '" + std::string(line) + "'" +
+                            (known.empty() ? " (it has none)" : " (it has " + known + ")"));
+  }
+  return *index;
+}
+
+}  // namespace
+
+bool Device::line_asserted(std::string_view line) const {
+  Guard guard(*this);
+  return line_levels_[LineNamed(*model_, line)] != 0;
+}
+
+uint64_t Device::line_edges(std::string_view line) const {
+  Guard guard(*this);
+  return line_edges_[LineNamed(*model_, line)];
 }
 
 bool Device::interrupt_requested() const {
@@ -385,10 +491,47 @@ uint64_t Device::access_count() const {
 BehaviourContext::BehaviourContext(Device& device, uint32_t self)
     : BehaviourContext(device, *device.model_, self, device.values_) {}
 uint64_t BehaviourContext::now_ns() const { return device_.now_ns_; }
+void BehaviourContext::SyncViews(RegisterId reg) { device_.SyncViews(reg); }
 void BehaviourContext::ThrowBadRegister(RegisterId reg) {
   throw std::out_of_range("BehaviourContext: no register " + std::to_string(reg));
 }
 void BehaviourContext::SetInterrupt(bool asserted) { device_.SetInterruptLocked(self_, asserted); }
+void BehaviourContext::SetLine(uint32_t line, bool asserted) {
+  uint32_t index = model_.first_lines().at(self_) + line;
+  if (index >= device_.line_levels_.size()) {
+    throw std::out_of_range("BehaviourContext::SetLine: behaviour '" + model_.behaviours()[self_]->name() +
+                            "' has no output line " + std::to_string(line));
+  }
+  if (asserted && device_.line_levels_[index] == 0) ++device_.line_edges_[index];
+  device_.line_levels_[index] = asserted ? 1 : 0;
+}
+void BehaviourContext::Store(RegisterId reg, uint64_t value) {
+  uint64_t before = Peek(reg);
+  Poke(reg, value);
+  uint64_t after = Peek(reg);
+  if (after == before) return;
+  const RegisterModel& r = model_.registers()[reg];
+  for (uint16_t i = 0; i < r.hooks_count; ++i) {
+    uint32_t behaviour = model_.hooks()[r.hooks_begin + i];
+    if (behaviour == self_) continue;
+    BehaviourContext context = device_.ContextFor(behaviour);
+    device_.behaviours_[behaviour]->OnStore(context, reg, before, after);
+  }
+}
+bool BehaviourContext::Signal(std::string_view verb, std::span<const std::string> args) {
+  bool taken = false;
+  for (uint32_t i = 0; i < device_.behaviours_.size(); ++i) {
+    if (i == self_) continue;
+    BehaviourContext context = device_.ContextFor(i);
+    std::string error;
+    if (device_.behaviours_[i]->Inject(context, verb, args, error) == InjectResult::kDone) taken = true;
+  }
+  return taken;
+}
+uint64_t BehaviourContext::Schedule(uint64_t delay_ns, uint64_t tag) {
+  return device_.ScheduleLocked(self_, delay_ns, tag);
+}
+bool BehaviourContext::Cancel(uint64_t id) { return device_.CancelLocked(self_, id); }
 void BehaviourContext::ReadMemory(SpaceId space, uint64_t offset, std::span<uint8_t> out) const {
   device_.MemoryAt(space, offset, out.size()).Read(offset, out);
 }

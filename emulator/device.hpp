@@ -75,6 +75,17 @@ struct MessageWrite {
   uint64_t data = 0;
 };
 
+// An event on a device's queue (BehaviourContext::Schedule): due at
+// `due_ns`, for behaviour `behaviour`, which gets `tag` back. `id` is unique
+// per device and grows, so (due_ns, id) orders events due at one instant by
+// when they were scheduled.
+struct PendingEvent {
+  uint64_t due_ns = 0;
+  uint64_t id = 0;
+  uint64_t tag = 0;
+  uint32_t behaviour = 0;
+};
+
 // The whole mutable state of a device, for Restore().
 class DeviceSnapshot {
  public:
@@ -90,11 +101,15 @@ class DeviceSnapshot {
   std::vector<uint64_t> armed_;
   std::vector<MemoryStore> memory_;
   std::vector<std::unique_ptr<Behaviour>> behaviours_;
+  std::vector<PendingEvent> events_;
+  uint64_t next_event_id_ = 1;
   uint64_t now_ns_ = 0;
   bool irq_ = false;
   uint64_t irq_edges_ = 0;
   std::vector<uint8_t> irq_outputs_;
   bool irq_request_ = false;
+  std::vector<uint8_t> line_levels_;
+  std::vector<uint64_t> line_edges_;
   std::vector<SpaceAccess> space_access_;
   std::vector<std::string> space_access_why_;
 };
@@ -137,6 +152,11 @@ class Device {
   // Virtual time. It saturates at 2^64-1 ns rather than wrap.
   void Advance(uint64_t ns);
   uint64_t now_ns() const;
+  // When the earliest pending event of the queue is due (a delayed action, a
+  // counter match), or nothing when the queue is empty: `step` with no
+  // duration goes there, and a poll's wait stops there.
+  std::optional<uint64_t> next_event_ns() const;
+  size_t pending_events() const;
 
   // Power-on values, write-once bits cleared, behaviours reset. Time goes on.
   void Reset();
@@ -162,6 +182,11 @@ class Device {
   uint64_t interrupt_edges() const;
   // The OR of the behaviours' top-level interrupt outputs, before routing.
   bool interrupt_requested() const;
+  // A named interrupt line (Model::interrupt_lines: HPET's IRQ0, IRQ8): its
+  // level and its rising edges. std::out_of_range for a name the device
+  // does not have.
+  bool line_asserted(std::string_view line) const;
+  uint64_t line_edges(std::string_view line) const;
   // Memory writes the device issued (MSI messages), oldest first: the first
   // max_messages of them; message_count() counts all.
   std::vector<MessageWrite> messages() const;
@@ -228,6 +253,10 @@ class Device {
   inline Access OpenAccess(const TraceEntry& entry);
   inline void Finish(Access& access);  // defined where the access path is
   void AdvanceLocked(uint64_t ns);
+  // Moves the clock to `to` (>= now), running every behaviour's OnClock.
+  void ClockTo(uint64_t to);
+  uint64_t ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, uint64_t tag);
+  bool CancelLocked(uint32_t behaviour, uint64_t id);
   // Checks a bulk memory access (ReadMemory, WriteMemory, BehaviourContext).
   MemoryStore& MemoryAt(SpaceId space, uint64_t offset, size_t size);
   const MemoryStore& MemoryAt(SpaceId space, uint64_t offset, size_t size) const;
@@ -237,6 +266,13 @@ class Device {
   void SetInterruptLocked(uint32_t from, bool asserted);
   void RouteInterruptLocked();
   void RefuseSpace(SpaceId space, Access& access);
+  // Every space answers, but `state` spaces, which no bus access reaches.
+  void ResetSpaceAccess();
+  // Copies register `id`'s value to the other registers over its storage.
+  void SyncViews(RegisterId id) {
+    const auto& regs = model_->registers();
+    for (RegisterId v = regs[id].view_next; v != id; v = regs[v].view_next) values_[v] = values_[id];
+  }
   BehaviourContext ContextFor(uint32_t behaviour) { return BehaviourContext(*this, *model_, behaviour, values_); }
 
   std::shared_ptr<const Model> model_;
@@ -252,6 +288,9 @@ class Device {
   // read as 0). One word serves both kinds: a bit has one policy.
   std::vector<uint64_t> armed_;
   std::vector<std::unique_ptr<Behaviour>> behaviours_;
+  // The event queue: a min-heap on (due_ns, id), see PendingEvent.
+  std::vector<PendingEvent> events_;
+  uint64_t next_event_id_ = 1;
   // The trace records peeks too, which are const: it is an observation log.
   mutable TraceRing trace_;
   mutable uint64_t sequence_ = 0;
@@ -260,6 +299,8 @@ class Device {
   uint64_t irq_edges_ = 0;
   std::vector<uint8_t> irq_outputs_;  // per behaviour: its interrupt output
   bool irq_request_ = false;  // the OR of the top-level outputs
+  std::vector<uint8_t> line_levels_;   // per named line (Model::interrupt_lines)
+  std::vector<uint64_t> line_edges_;
   std::vector<MessageWrite> messages_;
   size_t message_count_ = 0;
   // Per space: whether it answers frontdoor accesses, and why not.

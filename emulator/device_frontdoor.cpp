@@ -390,6 +390,7 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
   uint64_t current = values_[id];
   if (coverage_ != nullptr) [[unlikely]] coverage_->Read(id, m, current, lanes);
   values_[id] = (current & ~(m.read_clears & lanes)) | (m.read_sets & lanes);
+  if (r.has(RegisterModel::kView) && values_[id] != current) SyncViews(id);
   uint64_t result = current & m.readable & lanes;
   if (r.has(RegisterModel::kHookRead)) {
     in_flight_ = &access;
@@ -483,6 +484,7 @@ void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& ac
   uint64_t once_stored = 0;  // for coverage
   if (r.has(RegisterModel::kWriteEffects)) after = ApplyWriteEffects(r, m, written, value, after, once_stored);
   values_[id] = after;
+  if (r.has(RegisterModel::kView)) SyncViews(id);
   if (coverage_ != nullptr) [[unlikely]] coverage_->Write(id, r, m, WriteFacts{before, after, value, written, once_stored});
   if (r.has(RegisterModel::kHookWrite)) {
     in_flight_ = &access;  // what the hooks report belongs to this access

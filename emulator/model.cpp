@@ -48,6 +48,13 @@ std::optional<SpaceId> Model::FindSpace(std::string_view name) const {
   return std::nullopt;
 }
 
+std::optional<uint32_t> Model::FindLine(std::string_view name) const {
+  for (uint32_t i = 0; i < interrupt_lines_.size(); ++i) {
+    if (interrupt_lines_[i] == name) return i;
+  }
+  return std::nullopt;
+}
+
 std::optional<RegisterId> Model::FindRegister(std::string_view name) const {
   auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
                              [&](RegisterId id, std::string_view key) { return registers_[id].name < key; });
@@ -98,6 +105,17 @@ struct ModelBuilder {
       }
       model.interrupt_parents_[i] = static_cast<uint32_t>(found - programs.begin());
     }
+    for (const auto& program : programs) {
+      model.first_lines_.push_back(static_cast<uint32_t>(model.interrupt_lines_.size()));
+      for (std::string& line : program->OutputLines()) {
+        if (std::find(model.interrupt_lines_.begin(), model.interrupt_lines_.end(), line) !=
+            model.interrupt_lines_.end()) {
+          errors.push_back("behaviour '" + program->name() + "': interrupt line '" + line +
+                           "' is driven by another behaviour too");
+        }
+        model.interrupt_lines_.push_back(std::move(line));
+      }
+    }
     // A cycle would recurse forever when an output changes.
     for (uint32_t i = 0; i < programs.size(); ++i) {
       uint32_t at = i;
@@ -132,6 +150,27 @@ struct ModelBuilder {
       auto it = std::lower_bound(gates.begin(), gates.end(), r.offset,
                                  [](const GateModel& gate, uint64_t value) { return gate.last < value; });
       if (it != gates.end() && it->first <= last) r.flags |= RegisterModel::kGated;
+    }
+  }
+
+  // Rings the registers sharing one storage (view_of) together; they leave
+  // the plain write path, since a write must reach every one of them.
+  static void LinkViews(Model& model, const regdb::Database& db) {
+    std::map<RegisterId, std::vector<RegisterId>> groups;  // storage → views
+    for (RegisterId id = 0; id < db.registers.size(); ++id) {
+      const regdb::Register& reg = db.registers[id];
+      if (reg.view_of.empty()) continue;
+      if (auto storage = db.FindRegister(reg.view_of)) groups[*storage].push_back(id);
+    }
+    for (auto& [storage, views] : groups) {
+      views.insert(views.begin(), storage);
+      for (size_t i = 0; i < views.size(); ++i) {
+        RegisterModel& r = model.registers_[views[i]];
+        r.flags |= RegisterModel::kView;
+        r.flags &= static_cast<uint16_t>(~RegisterModel::kPlain);
+        r.view_next = views[(i + 1) % views.size()];
+        r.reset = model.registers_[storage].reset;  // one storage, one power-on value
+      }
     }
   }
 
@@ -212,6 +251,7 @@ struct ModelBuilder {
     for (RegisterId i = 0; i < model->by_name_.size(); ++i) model->by_name_[i] = i;
     std::sort(model->by_name_.begin(), model->by_name_.end(),
               [&](RegisterId a, RegisterId b) { return model->registers_[a].name < model->registers_[b].name; });
+    if (result.errors.empty()) LinkViews(*model, db);
 
     for (const regdb::Range& range : db.ranges) {
       if (range.space == regdb::kUnresolved) continue;

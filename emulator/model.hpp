@@ -48,6 +48,9 @@ struct RegisterModel {
     // remembers what the driver last read of it (rmw_slot), to spot a
     // read-modify-write that acks status by accident (a `hazard`).
     kRmwTracked = 1 << 9,
+    // One of several registers over one storage (regdb Register::view_of):
+    // a change through it is copied to the others (view_next).
+    kView = 1 << 10,
   };
 
   uint64_t offset = 0;
@@ -62,6 +65,9 @@ struct RegisterModel {
   uint8_t extent = 4;  // in offset units: bytes, or 1 in an indexed space
   uint32_t once_slot = 0;  // with write-once bits: its slot in the device's write-once state
   uint32_t rmw_slot = 0;   // with kRmwTracked: its slot in the device's read-seen state
+  // With kView: the next register over the same storage, in a ring through
+  // the storage and all its views.
+  uint32_t view_next = 0;
   std::string name;
   std::vector<FieldModel> fields;
 
@@ -149,6 +155,11 @@ class Model {
   const std::vector<uint32_t>& interrupt_parents() const { return interrupt_parents_; }
   // The behaviour routing the device's interrupt request, or kNoBehaviour.
   uint32_t interrupt_router() const { return interrupt_router_; }
+  // The device's named interrupt lines (BehaviourProgram::OutputLines), and
+  // per behaviour the index of its first one.
+  const std::vector<std::string>& interrupt_lines() const { return interrupt_lines_; }
+  const std::vector<uint32_t>& first_lines() const { return first_lines_; }
+  std::optional<uint32_t> FindLine(std::string_view name) const;
   // Registers with write-once (w1, wo1) bits, see RegisterModel::once_slot.
   uint32_t once_slots() const { return once_slots_; }
   // Registers flagged kRmwTracked, see RegisterModel::rmw_slot.
@@ -176,6 +187,8 @@ class Model {
   std::vector<uint32_t> hooks_;
   std::vector<uint32_t> interrupt_parents_;
   uint32_t interrupt_router_ = ~uint32_t{0};
+  std::vector<std::string> interrupt_lines_;
+  std::vector<uint32_t> first_lines_;
   uint32_t once_slots_ = 0;
   uint32_t rmw_slots_ = 0;
 };

@@ -31,10 +31,10 @@ constexpr std::array<CommandSpec, 17> kCommands{{
     {"poll", ScriptOp::kPoll, true, "pollN REG VALUE [mask M] timeout DURATION"},
     {"peek", ScriptOp::kPeek, true, "peekN REG"},
     {"poke", ScriptOp::kPoke, true, "pokeN REG VALUE"},
-    {"step", ScriptOp::kStep, false, "step DURATION"},
+    {"step", ScriptOp::kStep, false, "step [DURATION]"},
     {"reset", ScriptOp::kReset, false, "reset"},
     {"inject", ScriptOp::kInject, false, "inject VERB ARGS..."},
-    {"expect-irq", ScriptOp::kExpectIrq, false, "expect-irq 0|1"},
+    {"expect-irq", ScriptOp::kExpectIrq, false, "expect-irq [LINE] 0|1"},
     {"expect-msi", ScriptOp::kExpectMsi, false, "expect-msi ADDRESS DATA"},
     {"expect-violation", ScriptOp::kExpectViolation, false, "expect-violation KIND"},
     {"snapshot", ScriptOp::kSnapshot, false, "snapshot"},
@@ -175,7 +175,12 @@ class Parser {
         return ParseOperand(next, command, "VALUE", command.value) &&
                ParseCompareOptions(next, command, value_column);
       }
-      case ScriptOp::kStep: return ParseDuration(next, "DURATION", command.value) && NoMore(next);
+      case ScriptOp::kStep:
+        if (next >= tokens_.size()) {
+          command.to_next_event = true;
+          return true;
+        }
+        return ParseDuration(next, "DURATION", command.value) && NoMore(next);
       case ScriptOp::kPollStep: {
         uint32_t column = next < tokens_.size() ? tokens_[next].column : end_column_;
         if (!ParseDuration(next, "DURATION", command.value)) return false;
@@ -204,6 +209,19 @@ class Parser {
         return true;
       }
       case ScriptOp::kExpectIrq: {
+        if (next + 1 < tokens_.size()) {  // expect-irq LINE 0|1: a named line
+          std::string_view line = tokens_[next].text;
+          if (!model_.FindLine(line)) {
+            std::vector<std::string_view> lines(model_.interrupt_lines().begin(), model_.interrupt_lines().end());
+            ErrorAt(tokens_[next].column, "device '" + model_.device() + "' has no interrupt line '" +
+                                              std::string(line) + "'" +
+                                              (lines.empty() ? " (it has none: use expect-irq 0|1)"
+                                                             : regdb::DidYouMean(line, lines)));
+            return false;
+          }
+          command.verb = std::string(line);
+          ++next;
+        }
         const Token* level = Need(next, "0|1");
         if (!level) return false;
         if (level->text != "0" && level->text != "1") {

@@ -10,11 +10,14 @@
 //   peekN   REG                              backdoor read (no side effect); printed
 //   pokeN   REG VALUE                        backdoor write (no side effect)
 //   step    D                                advance the virtual clock (500ns, 2us, 1ms, 1s)
+//   step                                     advance it to the next event on the device's queue
+//                                            (a delayed action, a counter match); an error when none is pending
 //   reset                                    power-on reset
 //   snapshot                                 saves the device's whole state (one slot per run)
 //   restore                                  brings back the state `snapshot` saved
 //   inject  VERB ARGS...                     hardware-side event for the behaviours
 //   expect-irq 0|1                           the interrupt output is deasserted / asserted
+//   expect-irq LINE 0|1                      the named interrupt line LINE (Model::interrupt_lines) is ...
 //   expect-msi ADDRESS DATA                  the device's next message not yet checked (an MSI:
 //                                            Device::messages()) is a write of DATA to ADDRESS;
 //                                            fails if it differs or if there is none
@@ -103,10 +106,11 @@ struct ScriptCommand {
   uint64_t keep = 0;
   uint64_t force = 0;
   uint64_t timeout_ns = 0;  // poll
+  bool to_next_event = false;  // step without a duration: to the device's next pending event
   uint64_t poll_step_ns = 0;  // poll: the interval set by the last `poll-step` before it; 0: the runner's default
   uint64_t address = 0;     // expect-msi: the message's address (`value` is its data)
   ViolationKind violation = ViolationKind::kUnmodelled;  // expect-violation
-  std::string verb;                 // inject
+  std::string verb;                 // inject; expect-irq: the named line, or "" for the interrupt output
   std::vector<std::string> args;    // inject
   regdb::SourceLoc verb_loc;        // inject: where the verb is, for the behaviour's error
   std::string metric;               // expect-metric: the metric's name

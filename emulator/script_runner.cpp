@@ -122,7 +122,19 @@ class Runner {
         device_.Poke(target.space, target.offset, command.width, value);
         return;
       }
-      case ScriptOp::kStep: Advance(command, command.value); return;
+      case ScriptOp::kStep: {
+        if (!command.to_next_event) {
+          Advance(command, command.value);
+          return;
+        }
+        std::optional<uint64_t> due = device_.next_event_ns();
+        if (!due) {
+          Fail(command.loc, "step: no event is pending on the device's queue");
+          return;
+        }
+        Advance(command, *due - device_.now_ns());
+        return;
+      }
       case ScriptOp::kPollStep: return;  // the parser gave each later poll its step
       case ScriptOp::kDump: Dump(command); return;
       case ScriptOp::kReset: device_.Reset(); return;
@@ -141,6 +153,15 @@ class Runner {
         return;
       case ScriptOp::kExpectIrq: {
         ++result_.checks;
+        if (!command.verb.empty()) {  // a named line
+          bool level = device_.line_asserted(command.verb);
+          if (level != (command.value != 0)) {
+            Fail(command.loc, "expected interrupt line " + command.verb + " " +
+                                  (command.value != 0 ? "asserted" : "deasserted") + ", but it is " +
+                                  (level ? "asserted" : "deasserted"));
+          }
+          return;
+        }
         bool asserted = device_.interrupt_asserted();
         if (asserted != (command.value != 0)) {
           Fail(command.loc, std::string("expected the interrupt output ") +
@@ -222,6 +243,11 @@ class Runner {
       }
       uint64_t spent = now - before;  // the read's own access cost
       uint64_t wait = std::min(interval > spent ? interval - spent : 0, timeout - elapsed);
+      // An event due sooner (a delayed action setting the bit polled for)
+      // ends the wait at its instant: the read after it sees it exactly.
+      if (std::optional<uint64_t> due = device_.next_event_ns(); due && *due > now && *due - now < wait) {
+        wait = *due - now;
+      }
       if (wait != 0 && !Advance(command, wait)) break;
     }
     result_.polls.push_back(poll);

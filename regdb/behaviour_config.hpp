@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace regemu::regdb {
 
@@ -29,6 +30,14 @@ struct FieldBits {
 
   uint64_t Get(uint64_t value) const { return (value & mask) >> shift; }
   static FieldBits Of(uint64_t mask);
+};
+
+// `REGISTER` or `REGISTER.FIELD` as a behaviour names it: the register's
+// database index and the bits meant (the field's, or all of them).
+struct RegisterBits {
+  uint32_t reg = 0;
+  FieldBits bits;
+  std::string text;  // as written: "CSTS.RDY", for messages and docs
 };
 
 inline FieldBits FieldBits::Of(uint64_t mask) {

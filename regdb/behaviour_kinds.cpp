@@ -1,6 +1,8 @@
 #include "regemu/regdb/behaviour_kinds.hpp"
 
+#include <algorithm>
 #include <array>
+#include <deque>
 #include <vector>
 
 #include "regemu/regdb/names.hpp"
@@ -15,6 +17,31 @@ constexpr std::array kNames = {
 #undef REGDB_BEHAVIOUR
 };
 
+struct AddedKind {
+  std::string name;
+  BehaviourCheck check;
+};
+
+// Kinds added from outside (AddBehaviourKind). A deque: names handed out as
+// string_views stay valid as more are added.
+std::deque<AddedKind>& AddedKinds() {
+  static std::deque<AddedKind> kinds;
+  return kinds;
+}
+
+const AddedKind* FindAddedKind(std::string_view name) {
+  for (const AddedKind& kind : AddedKinds()) {
+    if (kind.name == name) return &kind;
+  }
+  return nullptr;
+}
+
+bool IsKindName(std::string_view name) {
+  if (name.empty() || name.size() > 64 || name.front() < 'a' || name.front() > 'z') return false;
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+}
+
 }  // namespace
 
 std::optional<BehaviourKind> BehaviourKindFromName(std::string_view name) {
@@ -24,14 +51,39 @@ std::optional<BehaviourKind> BehaviourKindFromName(std::string_view name) {
   return std::nullopt;
 }
 
-std::span<const std::string_view> BehaviourKindNames() { return kNames; }
+std::vector<std::string_view> BehaviourKindNames() {
+  std::vector<std::string_view> names(kNames.begin(), kNames.end());
+  for (const AddedKind& kind : AddedKinds()) names.push_back(kind.name);
+  return names;
+}
+
+bool IsBehaviourKind(std::string_view name) {
+  return BehaviourKindFromName(name).has_value() || FindAddedKind(name) != nullptr;
+}
+
+std::string AddBehaviourKind(std::string name, BehaviourCheck check) {
+  if (!IsKindName(name)) {
+    return "'" + name + "' is not a behaviour kind name (lower-case letters, digits and '-', starting with a letter)";
+  }
+  if (IsBehaviourKind(name)) return "behaviour kind '" + name + "' exists already";
+  if (!check) return "behaviour kind '" + name + "' has no check";
+  AddedKinds().push_back(AddedKind{std::move(name), std::move(check)});
+  return "";
+}
 
 std::shared_ptr<const BehaviourConfig> CheckBehaviourConfig(const BehaviourSpec& spec, const Database& database,
                                                             SchemaReader& reader) {
   auto kind = BehaviourKindFromName(spec.kind);
-  if (!kind) return nullptr;  // the loader already reported it
   size_t errors_before = reader.diagnostics().error_count();
   std::unique_ptr<BehaviourConfig> config;
+  if (!kind) {
+    const AddedKind* added = FindAddedKind(spec.kind);
+    if (!added) return nullptr;  // the loader already reported it
+    config = added->check(spec, database, reader);
+    if (reader.diagnostics().error_count() != errors_before) return nullptr;
+    if (!config) reader.Error(spec.yaml, "behaviour kind '" + spec.kind + "' refused its configuration without saying why");
+    return config;
+  }
   switch (*kind) {
 #define REGDB_BEHAVIOUR(id, name, runtime) \
   case BehaviourKind::id: config = Check##runtime##Config(spec, database, reader); break;
@@ -57,6 +109,22 @@ const Field* FieldNamedAt(const YamlNode& node, const Register& reg, std::string
   reader.Error(node, "register '" + reg.name + "' has no field '" + std::string(name) + "'" +
                          DidYouMean(name, NamesOf(reg.fields)));
   return nullptr;
+}
+
+std::optional<RegisterBits> ResolveRegisterBits(const YamlNode& node, std::string_view what, const Database& database,
+                                                SchemaReader& reader) {
+  auto text = reader.Text(node, what);
+  if (!text) return std::nullopt;
+  size_t dot = text->find('.');
+  const Register* reg = RegisterNamedAt(node, text->substr(0, dot), what, database, reader);
+  if (!reg) return std::nullopt;
+  RegisterBits target{database.IndexOf(*reg), FieldBits::Of(reg->width_mask()), *text};
+  if (dot != std::string::npos) {
+    const Field* field = FieldNamedAt(node, *reg, text->substr(dot + 1), reader);
+    if (!field) return std::nullopt;
+    target.bits = FieldBits::Of(field->mask());
+  }
+  return target;
 }
 
 const Register* ResolveRegisterKey(const BehaviourSpec& spec, std::string_view key, bool required,

@@ -2,6 +2,7 @@
 // Behaviour kinds known to the database, and the check of each kind's
 // configuration (its own schema) against the linked database.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -26,7 +27,25 @@ inline constexpr size_t kBehaviourKindCount = 0
     ;
 
 std::optional<BehaviourKind> BehaviourKindFromName(std::string_view name);
-std::span<const std::string_view> BehaviourKindNames();
+// Every kind the loader accepts: the built-in ones, then those added with
+// AddBehaviourKind, in the order they were added.
+std::vector<std::string_view> BehaviourKindNames();
+// Whether `name` is a kind the loader accepts (built in, or added).
+bool IsBehaviourKind(std::string_view name);
+
+// The check of a kind added from outside regemu (a plugin, a test binary):
+// like the built-in Check<Runtime>Config, it is the only reader of its
+// section's YAML, reports every mistake through `reader` and returns its
+// typed configuration.
+using BehaviourCheck = std::function<std::unique_ptr<BehaviourConfig>(const BehaviourSpec& spec,
+                                                                      const Database& database,
+                                                                      SchemaReader& reader)>;
+// Adds a kind to the loader's list, process-wide. Call it before any
+// database naming the kind is loaded, from one thread (registration is not
+// synchronised with loading). Returns "" when added, else why not: the name
+// is taken (built in or added before) or is not a kind name (lower-case
+// letters, digits and '-', starting with a letter).
+std::string AddBehaviourKind(std::string name, BehaviourCheck check);
 
 // Runs the kind's configuration check, reporting through `reader`; returns
 // its typed configuration, or null when the section has a mistake.
@@ -49,6 +68,11 @@ std::shared_ptr<const BehaviourConfig> CheckBehaviourConfig(const BehaviourSpec&
 const Register* RegisterNamedAt(const YamlNode& node, std::string_view name, std::string_view what,
                                 const Database& database, SchemaReader& reader);
 const Field* FieldNamedAt(const YamlNode& node, const Register& reg, std::string_view name, SchemaReader& reader);
+
+// Shared by kind checks: `REGISTER` or `REGISTER.FIELD` written at `node`,
+// or nothing after reporting an unknown name (with a close match).
+std::optional<RegisterBits> ResolveRegisterBits(const YamlNode& node, std::string_view what, const Database& database,
+                                                SchemaReader& reader);
 
 // Shared by kind checks: resolves `key: REGISTER` (and an optional `field_key:
 // FIELD` of it) in the spec, reporting unknown names with a close match.

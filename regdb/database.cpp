@@ -8,6 +8,7 @@ std::string_view SpaceKindName(SpaceKind kind) {
     case SpaceKind::kMmio: return "mmio";
     case SpaceKind::kMsr: return "msr";
     case SpaceKind::kMemory: return "memory";
+    case SpaceKind::kState: return "state";
   }
   return "mmio";
 }

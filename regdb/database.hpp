@@ -19,7 +19,10 @@
 
 namespace regemu::regdb {
 
-enum class SpaceKind : unsigned char { kPciConfig, kMmio, kMsr, kMemory };
+// kState: the device's internal state (a queue head, a phase tag, the mask
+// two views show), registers no bus access reaches: only the backdoor
+// (peek/poke, dump, snapshots) and behaviours see them.
+enum class SpaceKind : unsigned char { kPciConfig, kMmio, kMsr, kMemory, kState };
 std::string_view SpaceKindName(SpaceKind kind);
 
 // A set of access widths, one bit per width: 8 → bit 0, 16 → bit 1, 32 → bit 2, 64 → bit 3.
@@ -127,6 +130,11 @@ struct Register {
   bool masked = false;
   bool is_volatile = false;
   std::string alias_of;
+  // A view: this register has no storage of its own but shows (with its own
+  // access policies) the value of register `view_of`, as INTMS and INTMC
+  // both show NVMe's interrupt mask. Every write through one view is seen
+  // by the storage and all its other views.
+  std::string view_of;
   std::vector<Field> fields;
   std::string doc;
   std::string ref;
@@ -139,6 +147,7 @@ struct Register {
   SourceLoc width_loc;
   SourceLoc reset_loc;
   SourceLoc alias_of_loc;
+  SourceLoc view_of_loc;
 
   uint64_t size_bytes() const { return width / 8; }
   uint64_t width_mask() const { return width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }

@@ -24,7 +24,8 @@ WidthSet DefaultWidths(SpaceKind kind) {
     case SpaceKind::kPciConfig: return WidthSet::Of({8, 16, 32});
     case SpaceKind::kMsr: return WidthSet::Of({64});
     case SpaceKind::kMmio:
-    case SpaceKind::kMemory: return WidthSet::Of({8, 16, 32, 64});
+    case SpaceKind::kMemory:
+    case SpaceKind::kState: return WidthSet::Of({8, 16, 32, 64});
   }
   return WidthSet::Of({32});
 }
@@ -110,7 +111,8 @@ class DocumentReader {
                                        {{"pci-config", SpaceKind::kPciConfig},
                                         {"mmio", SpaceKind::kMmio},
                                         {"msr", SpaceKind::kMsr},
-                                        {"memory", SpaceKind::kMemory}});
+                                        {"memory", SpaceKind::kMemory},
+                                        {"state", SpaceKind::kState}});
     auto s = reader_.Unsigned(*size, "space size", 1, uint64_t{1} << 63);
     if (!id || !k || !s) return;
     space.name = *id;
@@ -308,7 +310,7 @@ class DocumentReader {
     if (!kind) return;
     auto text = reader_.Text(*kind, "behaviour kind");
     if (!text) return;
-    if (!BehaviourKindFromName(*text)) {
+    if (!IsBehaviourKind(*text)) {
       reader_.ReportBadChoice(*kind, "behaviour kind", *text, BehaviourKindNames());
       return;
     }

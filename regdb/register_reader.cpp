@@ -9,9 +9,9 @@
 namespace regemu::regdb {
 namespace {
 
-constexpr std::array<std::string_view, 13> kRegisterKeys{"name",   "space",    "offset",   "width", "reset",
-                                                         "access", "masked",   "volatile", "alias_of", "array",
-                                                         "fields", "doc",      "ref"};
+constexpr std::array<std::string_view, 14> kRegisterKeys{"name",   "space",    "offset",   "width",   "reset",
+                                                         "access", "masked",   "volatile", "alias_of", "view_of",
+                                                         "array",  "fields",   "doc",      "ref"};
 constexpr std::array<std::string_view, 8> kFieldKeys{"name",     "bits",   "access", "reset",
                                                       "volatile", "values", "doc",    "on_write"};
 constexpr std::array<std::string_view, 3> kValueKeys{"name", "value", "doc"};
@@ -194,6 +194,10 @@ std::optional<RegisterTemplate> ReadRegisterTemplate(const YamlNode& node, bool 
   if (const YamlNode* alias = node.Find("alias_of")) {
     if (auto id = reader.Identifier(*alias, "alias_of")) reg.alias_of = *id; else ok = false;
     reg.alias_of_loc = alias->loc;
+  }
+  if (const YamlNode* view = node.Find("view_of")) {
+    if (auto id = reader.Identifier(*view, "view_of")) reg.view_of = *id; else ok = false;
+    reg.view_of_loc = view->loc;
   }
   if (const YamlNode* doc = node.Find("doc")) reg.doc = reader.Text(*doc, "doc").value_or("");
   reg.ref = default_ref;

@@ -68,6 +68,9 @@ void CheckMemorySpaces(const BehaviourSpec& spec, const YamlNode& list, const Da
       reader.Error(item, "space '" + *name + "' is a pci-config space: configuration space stays accessible "
                                              "whatever the command register and the power state say");
     }
+    if (database.spaces[*space].kind == SpaceKind::kState) {
+      reader.Error(item, "space '" + *name + "' is a state space: no bus access reaches it, so no BAR decodes it");
+    }
     if (!seen.insert(*name).second) reader.Error(item, "space '" + *name + "' is listed twice");
   }
 }

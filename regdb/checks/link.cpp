@@ -117,6 +117,31 @@ void LinkNames(Database& db, Diagnostics& diagnostics) {
       diagnostics.Error(reg.alias_of_loc, "register '" + reg.name + "' cannot be an alias of itself");
     }
   }
+  for (Register& reg : db.registers) {
+    if (reg.view_of.empty()) continue;
+    const Register* storage = db.RegisterNamed(reg.view_of);
+    if (storage == nullptr) {
+      diagnostics.Error(reg.view_of_loc, WrittenName(reg) + " is a view_of unknown register '" + reg.view_of + "'" +
+                                             DidYouMean(reg.view_of, NamesOf(db.registers)));
+    } else if (storage == &reg) {
+      diagnostics.Error(reg.view_of_loc, "register '" + reg.name + "' cannot be a view of itself");
+    } else if (!storage->view_of.empty()) {
+      diagnostics.Error(reg.view_of_loc, "register '" + reg.name + "' is a view of '" + storage->name +
+                                             "', itself a view of '" + storage->view_of + "': name the storage, '" +
+                                             storage->view_of + "'");
+    } else if (storage->width != reg.width) {
+      diagnostics.Error(reg.view_of_loc, "register '" + reg.name + "' (" + std::to_string(reg.width) +
+                                             " bits) is a view of '" + storage->name + "' (" +
+                                             std::to_string(storage->width) + " bits): a view has its storage's width")
+          .notes.push_back({storage->loc, "'" + storage->name + "' is defined here"});
+    } else if (reg.reset_given && storage->reset != reg.reset) {
+      diagnostics.Error(reg.reset_loc, "register '" + reg.name + "' is a view of '" + storage->name +
+                                           "' and shows its value: its reset must be the storage's (" +
+                                           Hex(storage->reset) + ") or left out");
+    } else if (!reg.alias_of.empty()) {
+      diagnostics.Error(reg.view_of_loc, "register '" + reg.name + "' cannot be both an alias_of and a view_of");
+    }
+  }
   for (Range& range : db.ranges) {
     range.space = ResolveSpace(db, range.space_name, range.space_loc, "range '" + range.name + "'", diagnostics);
     if (range.kind == RangeKind::kAlias) {

@@ -53,6 +53,10 @@ RegisterView Fold(const regdb::Register& reg, uint64_t base, std::set<std::strin
 
 }  // namespace
 
+bool IsDeviceState(const regdb::Database& db, const regdb::Register& reg) {
+  return reg.space < db.spaces.size() && db.spaces[reg.space].kind == regdb::SpaceKind::kState;
+}
+
 DeviceView BuildDeviceView(const regdb::Database& db) {
   DeviceView view;
   view.db = &db;
@@ -66,6 +70,7 @@ DeviceView BuildDeviceView(const regdb::Database& db) {
   std::vector<std::set<std::string>> block_names(db.blocks.size());
   for (const regdb::Register& reg : db.registers) {
     if (reg.array && reg.array->index != 0) continue;
+    if (IsDeviceState(db, reg)) continue;  // no driver reaches it: no accessor, no offset
     if (reg.block) {
       auto it = std::find_if(db.blocks.begin(), db.blocks.end(),
                              [&](const regdb::Block& b) { return b.name == reg.block->block; });
@@ -83,6 +88,7 @@ DeviceView BuildDeviceView(const regdb::Database& db) {
   }
 
   for (const regdb::Register& reg : db.registers) {
+    if (IsDeviceState(db, reg)) continue;
     const regdb::Space* space = nullptr;
     for (const regdb::Space& s : db.spaces) {
       if (s.name == reg.space_name) space = &s;

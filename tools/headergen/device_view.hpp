@@ -48,6 +48,9 @@ struct DeviceView {
 };
 
 DeviceView BuildDeviceView(const regdb::Database& db);
+// A register of a `state` space: the device's internal state, which no
+// driver reaches, so headers leave it out.
+bool IsDeviceState(const regdb::Database& db, const regdb::Register& reg);
 
 // Bits of `reg` whose policy (a field's, or the register's default for
 // uncovered bits) satisfies `pred`.

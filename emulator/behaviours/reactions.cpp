@@ -1,0 +1,363 @@
+// `kind: reactions`: a device's behaviour said as data (yaml/README.md,
+// "kind: reactions"). A trigger (a frontdoor write or read, a field
+// changing, an injected event) with an optional condition runs actions:
+// set registers and fields from expressions, act later on the device's
+// event queue, cancel what another reaction scheduled, report a violation
+// (a rule), send a message, write memory.
+//
+// Within one trigger every condition is evaluated against the state the
+// trigger left, before any action runs, so rules see what the driver did
+// and not what a reaction made of it; then the matching reactions act in
+// the order the database lists them. A set that changes a field triggers
+// the reactions watching it at once, in the same instant, up to a bound: a
+// chain that does not settle is stopped as an `unmodelled` violation (a
+// database mistake, not the driver's).
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "regemu/emulator/behaviour.hpp"
+#include "regemu/regdb/behaviour_configs/reactions.hpp"
+#include "regemu/regdb/numbers.hpp"
+
+namespace regemu::emulator {
+namespace {
+
+using regdb::Reaction;
+using regdb::ReactionAction;
+using regdb::ReactionsConfig;
+using regdb::ReactionTarget;
+using regdb::ReactionTriggerKind;
+
+// Nested triggers (a set triggering a reaction whose set triggers ...) one
+// instant may hold before the chain counts as not settling.
+constexpr int kMaxChainDepth = 32;
+
+class ReactionsProgram : public BehaviourProgram {
+ public:
+  ReactionsProgram(std::string name, std::shared_ptr<const ReactionsConfig> config, const Model& model)
+      : BehaviourProgram("reactions", std::move(name)), config_(std::move(config)) {
+    const auto& reactions = config_->reactions;
+    watchers_.resize(model.registers().size());
+    for (uint32_t i = 0; i < reactions.size(); ++i) {
+      const regdb::ReactionTrigger& trigger = reactions[i].trigger;
+      for (const ReactionTarget& target : trigger.targets) {
+        auto& list = watchers_[target.reg];
+        if (std::find(list.begin(), list.end(), i) == list.end()) list.push_back(i);
+        auto& hooks = trigger.kind == ReactionTriggerKind::kRead ? read_hooks_ : write_hooks_;
+        if (std::find(hooks.begin(), hooks.end(), target.reg) == hooks.end()) hooks.push_back(target.reg);
+      }
+      for (const ReactionAction& action : reactions[i].actions) IndexDelayed(action, i);
+    }
+    for (const auto& reg : model.registers()) {
+      std::vector<uint64_t> masks;
+      for (const FieldModel& field : reg.fields) masks.push_back(field.mask);
+      field_masks_.push_back(std::move(masks));
+    }
+  }
+
+  const ReactionsConfig& config() const { return *config_; }
+  const std::vector<uint32_t>& watchers(RegisterId reg) const { return watchers_[reg]; }
+  // The delayed action with tag `index` and the reaction it belongs to.
+  const std::pair<const ReactionAction*, uint32_t>& delayed(size_t index) const { return delayed_[index]; }
+  size_t DelayedIndex(const ReactionAction* action) const {
+    for (size_t i = 0; i < delayed_.size(); ++i) {
+      if (delayed_[i].first == action) return i;
+    }
+    return 0;
+  }
+  uint64_t FieldMask(RegisterId reg, size_t field) const { return field_masks_[reg][field]; }
+
+  std::vector<RegisterId> ReadHooks() const override { return read_hooks_; }
+  std::vector<RegisterId> WriteHooks() const override { return write_hooks_; }
+  std::vector<CoveragePoint> CoveragePoints() const override {
+    std::vector<CoveragePoint> points;
+    for (const Reaction& reaction : config_->reactions) {
+      points.push_back({reaction.rule ? "rules broken" : "reactions fired", reaction.name});
+    }
+    return points;
+  }
+  std::unique_ptr<Behaviour> Instantiate() const override;
+
+ private:
+  void IndexDelayed(const ReactionAction& action, uint32_t reaction) {
+    if (action.op != ReactionAction::Op::kAfter) return;
+    delayed_.emplace_back(&action, reaction);
+    for (const ReactionAction& then : action.then) IndexDelayed(then, reaction);
+  }
+
+  std::shared_ptr<const ReactionsConfig> config_;
+  std::vector<std::vector<uint32_t>> watchers_;  // per register: reactions triggered by it
+  std::vector<RegisterId> read_hooks_;
+  std::vector<RegisterId> write_hooks_;
+  std::vector<std::pair<const ReactionAction*, uint32_t>> delayed_;
+  std::vector<std::vector<uint64_t>> field_masks_;
+};
+
+// What a trigger hands to conditions and actions.
+struct Occasion {
+  uint64_t value = 0;   // the access's value: the register after a write, what a read returned
+  uint64_t before = 0;  // the register before the write
+  std::span<const uint64_t> args;
+  RegisterId reg = kNoRegister;  // the register the trigger concerns, for violations
+};
+
+class Env : public regdb::ExpressionEnv {
+ public:
+  Env(const ReactionsProgram& program, BehaviourContext& context, const Occasion& occasion)
+      : program_(program), context_(context), occasion_(occasion) {}
+
+  uint64_t Load(uint64_t id) const override {
+    if ((id & regdb::kFieldOperand) != 0) {
+      auto reg = static_cast<RegisterId>((id & ~regdb::kFieldOperand) >> 8);
+      uint64_t mask = program_.FieldMask(reg, id & 0xFF);
+      return (context_.Peek(reg) & mask) >> regdb::FieldBits::Of(mask).shift;
+    }
+    if (id == regdb::kValueOperand) return occasion_.value;
+    if (id == regdb::kBeforeOperand) return occasion_.before;
+    if (id == regdb::kNowOperand) return context_.now_ns();
+    if ((id & regdb::kArgOperand) != 0) {
+      size_t i = id & ~regdb::kArgOperand;
+      return i < occasion_.args.size() ? occasion_.args[i] : 0;
+    }
+    return context_.Peek(static_cast<RegisterId>(id));
+  }
+
+ private:
+  const ReactionsProgram& program_;
+  BehaviourContext& context_;
+  const Occasion& occasion_;
+};
+
+class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
+ public:
+  explicit ReactionsBehaviour(const ReactionsProgram& program) : program_(&program) {}
+
+  void OnReset(BehaviourContext&) override {
+    pending_.clear();  // the device emptied its queue
+    depth_ = 0;
+  }
+
+  void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after) override {
+    Occasion occasion{after, before, {}, reg};
+    Triggered(context, reg, before, after, /*access=*/ReactionTriggerKind::kWrite, occasion);
+  }
+
+  uint64_t AfterRead(BehaviourContext& context, RegisterId reg, uint64_t value) override {
+    Occasion occasion{value, value, {}, reg};
+    uint64_t now = context.Peek(reg);
+    Triggered(context, reg, now, now, ReactionTriggerKind::kRead, occasion);
+    return value;
+  }
+
+  // Another behaviour changed a register a reaction watches (a counter's
+  // match raising a status bit): change, rise and fall triggers see it.
+  void OnStore(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after) override {
+    Occasion occasion{after, before, {}, reg};
+    Triggered(context, reg, before, after, ReactionTriggerKind::kChange, occasion);
+  }
+
+  void OnTimer(BehaviourContext& context, uint64_t tag) override {
+    auto it = std::find_if(pending_.begin(), pending_.end(), [&](const Pending& p) { return p.tag == tag; });
+    if (it == pending_.end()) return;
+    const auto& [action, reaction] = program_->delayed(it->delayed);
+    pending_.erase(it);
+    Occasion occasion;
+    depth_ = 0;
+    RunActions(context, action->then, reaction, occasion);
+  }
+
+  InjectResult Inject(BehaviourContext& context, std::string_view verb, std::span<const std::string> args,
+                      std::string& error) override {
+    const auto& reactions = program_->config().reactions;
+    std::vector<uint32_t> matched;
+    for (uint32_t i = 0; i < reactions.size(); ++i) {
+      if (reactions[i].trigger.kind == ReactionTriggerKind::kEvent && reactions[i].trigger.event == verb) {
+        matched.push_back(i);
+      }
+    }
+    if (matched.empty()) return InjectResult::kNotMine;
+    const auto& names = reactions[matched.front()].trigger.args;
+    if (args.size() != names.size()) {
+      error = "inject " + std::string(verb) + " takes " + std::to_string(names.size()) + " argument(s)";
+      for (const std::string& name : names) error += " " + name;
+      error += ", not " + std::to_string(args.size());
+      return InjectResult::kBadArguments;
+    }
+    std::vector<uint64_t> values;
+    for (size_t i = 0; i < args.size(); ++i) {
+      auto parsed = regdb::ParseUnsigned(args[i]);
+      if (auto* bad = std::get_if<regdb::NumberError>(&parsed)) {
+        error = "inject " + std::string(verb) + ": " + names[i] + " '" + args[i] + "': " + bad->message;
+        return InjectResult::kBadArguments;
+      }
+      values.push_back(std::get<uint64_t>(parsed));
+    }
+    Occasion occasion;
+    occasion.args = values;
+    depth_ = 0;
+    Fire(context, matched, occasion);
+    return InjectResult::kDone;
+  }
+
+ private:
+  struct Pending {
+    uint64_t tag = 0;      // ours, handed to Schedule
+    uint64_t event = 0;    // the device's event id, for Cancel
+    size_t delayed = 0;    // ReactionsProgram::delayed index
+    uint32_t reaction = 0;
+  };
+
+  // Register `reg` went from `before` to `after` (or was accessed): the
+  // reactions it triggers, conditions first, then their actions.
+  void Triggered(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after, ReactionTriggerKind access,
+                 const Occasion& occasion) {
+    const auto& reactions = program_->config().reactions;
+    std::vector<uint32_t> matched;
+    for (uint32_t i : program_->watchers(reg)) {
+      const regdb::ReactionTrigger& trigger = reactions[i].trigger;
+      for (const ReactionTarget& target : trigger.targets) {
+        if (target.reg != reg) continue;
+        uint64_t was = target.bits.Get(before);
+        uint64_t now = target.bits.Get(after);
+        bool hit = false;
+        switch (trigger.kind) {
+          case ReactionTriggerKind::kWrite:
+          case ReactionTriggerKind::kRead: hit = trigger.kind == access; break;
+          case ReactionTriggerKind::kChange: hit = was != now && (!trigger.to || now == *trigger.to); break;
+          case ReactionTriggerKind::kRise: hit = was == 0 && now != 0; break;
+          case ReactionTriggerKind::kFall: hit = was != 0 && now == 0; break;
+          case ReactionTriggerKind::kEvent: break;
+        }
+        if (hit) {
+          matched.push_back(i);
+          break;
+        }
+      }
+    }
+    if (!matched.empty()) Fire(context, matched, occasion);
+  }
+
+  void Fire(BehaviourContext& context, const std::vector<uint32_t>& candidates, const Occasion& occasion) {
+    const auto& reactions = program_->config().reactions;
+    Env env(*program_, context, occasion);
+    std::vector<uint32_t> firing;
+    for (uint32_t i : candidates) {
+      if (reactions[i].when && reactions[i].when->Evaluate(env) == 0) continue;
+      firing.push_back(i);
+    }
+    for (uint32_t i : firing) {
+      context.Cover(i);
+      RunActions(context, reactions[i].actions, i, occasion);
+    }
+  }
+
+  void RunActions(BehaviourContext& context, const std::vector<ReactionAction>& actions, uint32_t reaction,
+                  const Occasion& occasion) {
+    for (const ReactionAction& action : actions) Run(context, action, reaction, occasion);
+  }
+
+  void Run(BehaviourContext& context, const ReactionAction& action, uint32_t reaction, const Occasion& occasion) {
+    const Reaction& owner = program_->config().reactions[reaction];
+    Env env(*program_, context, occasion);
+    switch (action.op) {
+      case ReactionAction::Op::kSet: {
+        // Every value first, from the state before any of them is stored.
+        std::vector<uint64_t> values;
+        for (const auto& [target, value] : action.sets) values.push_back(value.Evaluate(env));
+        for (size_t i = 0; i < action.sets.size(); ++i) Set(context, action.sets[i].first, values[i], owner);
+        return;
+      }
+      case ReactionAction::Op::kAfter: {
+        uint64_t delay = action.delay.Evaluate(env);
+        uint64_t tag = next_tag_++;
+        uint64_t event = context.Schedule(delay, tag);
+        pending_.push_back(Pending{tag, event, program_->DelayedIndex(&action), reaction});
+        return;
+      }
+      case ReactionAction::Op::kCancel: {
+        for (auto it = pending_.begin(); it != pending_.end();) {
+          if (it->reaction != action.reaction) {
+            ++it;
+            continue;
+          }
+          context.Cancel(it->event);
+          it = pending_.erase(it);
+        }
+        return;
+      }
+      case ReactionAction::Op::kViolation: Violate(context, action, owner, occasion); return;
+      case ReactionAction::Op::kMessage:
+        context.SendMessage(action.address.Evaluate(env), action.value.Evaluate(env));
+        return;
+      case ReactionAction::Op::kWriteMemory: {
+        uint64_t address = action.address.Evaluate(env);
+        uint64_t value = action.value.Evaluate(env);
+        uint8_t bytes[8];
+        for (unsigned b = 0; b < action.width / 8; ++b) bytes[b] = static_cast<uint8_t>(value >> (8 * b));
+        const SpaceModel& space = context.model().spaces()[action.space];
+        if (address > space.size || action.width / 8 > space.size - address) {
+          context.ReportViolationAt(ViolationKind::kUnmodelled, static_cast<SpaceId>(action.space), 0,
+                                    "reaction '" + owner.name + "' writes memory at " + regdb::Hex(address) +
+                                        ", past the end of space '" + space.name + "'");
+          return;
+        }
+        context.WriteMemory(static_cast<SpaceId>(action.space), address, std::span<const uint8_t>(bytes, action.width / 8));
+        return;
+      }
+    }
+  }
+
+  void Set(BehaviourContext& context, const ReactionTarget& target, uint64_t value, const Reaction& owner) {
+    uint64_t before = context.Peek(target.reg);
+    uint64_t after = (before & ~target.bits.mask) | ((value << target.bits.shift) & target.bits.mask);
+    if (after == before) return;
+    context.Store(target.reg, after);
+    if (depth_ >= kMaxChainDepth) {
+      context.ReportViolationAt(ViolationKind::kUnmodelled, context.model().registers()[target.reg].space,
+                                context.model().registers()[target.reg].offset,
+                                "reactions did not settle in one instant: reaction '" + owner.name + "' set " +
+                                    target.text + " after " + std::to_string(kMaxChainDepth) +
+                                    " chained reactions; stopped there (a loop in the database's reactions)");
+      return;
+    }
+    ++depth_;
+    Occasion occasion{after, before, {}, target.reg};
+    Triggered(context, target.reg, before, after, ReactionTriggerKind::kChange, occasion);
+    --depth_;
+  }
+
+  void Violate(BehaviourContext& context, const ReactionAction& action, const Reaction& owner,
+               const Occasion& occasion) {
+    std::string rule = action.text;
+    if (!action.ref.empty()) rule += " (" + action.ref + ")";
+    rule += " [" + std::string(owner.rule ? "rule" : "reaction") + " '" + owner.name + "' of '" + program_->name() + "'";
+    if (owner.when) rule += ", when " + owner.when->text();
+    rule += "]";
+    ViolationKind kind = ViolationKindFromName(action.violation_kind).value_or(ViolationKind::kProtocol);
+    if (occasion.reg != kNoRegister) {
+      context.ReportViolation(kind, occasion.reg, std::move(rule));
+    } else {
+      context.ReportViolationAt(kind, 0, 0, std::move(rule));
+    }
+  }
+
+  const ReactionsProgram* program_;
+  std::vector<Pending> pending_;
+  uint64_t next_tag_ = 0;
+  int depth_ = 0;
+};
+
+std::unique_ptr<Behaviour> ReactionsProgram::Instantiate() const { return std::make_unique<ReactionsBehaviour>(*this); }
+
+}  // namespace
+
+std::unique_ptr<BehaviourProgram> CompileReactions(const regdb::BehaviourSpec& spec, const Model& model,
+                                                   std::string& error) {
+  if (!ConfigOf<ReactionsConfig>(spec, error)) return nullptr;
+  auto config = std::static_pointer_cast<const ReactionsConfig>(spec.config);
+  return std::make_unique<ReactionsProgram>(spec.name, std::move(config), model);
+}
+
+}  // namespace regemu::emulator

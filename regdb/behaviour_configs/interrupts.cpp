@@ -1,0 +1,107 @@
+// `kind: interrupts`: the check of an interrupt roll-up (yaml/README.md,
+// "kind: interrupts").
+#include "regemu/regdb/behaviour_configs/interrupts.hpp"
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+#include "regemu/regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/spelling.hpp"
+
+namespace regemu::regdb {
+namespace {
+
+constexpr std::array<std::string_view, 5> kKeys{"kind", "name", "sources", "outputs", "interrupt_parent"};
+constexpr std::array<std::string_view, 5> kSourceKeys{"name", "status", "enable", "mask", "doc"};
+constexpr std::array<std::string_view, 4> kOutputKeys{"name", "sources", "line", "doc"};
+
+std::optional<InterruptSource> ReadSource(const YamlNode& node, const std::string& what, const Database& database,
+                                          SchemaReader& reader) {
+  if (!reader.ExpectMap(node, "an interrupt source", kSourceKeys)) return std::nullopt;
+  const YamlNode* name = reader.Required(node, "name", "interrupt source");
+  const YamlNode* status = reader.Required(node, "status", "interrupt source");
+  if (!name || !status) return std::nullopt;
+  auto id = reader.Identifier(*name, "source name");
+  auto bits = ResolveRegisterBits(*status, "status of " + what, database, reader);
+  if (!id || !bits) return std::nullopt;
+  InterruptSource source{*id, *bits, std::nullopt, std::nullopt};
+  for (auto [key, slot] : {std::pair{"enable", &source.enable}, std::pair{"mask", &source.mask}}) {
+    const YamlNode* value = node.Find(key);
+    if (value == nullptr) continue;
+    auto resolved = ResolveRegisterBits(*value, std::string(key) + " of " + what, database, reader);
+    if (!resolved) return std::nullopt;
+    *slot = *resolved;
+  }
+  return source;
+}
+
+}  // namespace
+
+std::unique_ptr<BehaviourConfig> CheckInterruptsConfig(const BehaviourSpec& spec, const Database& database,
+                                                       SchemaReader& reader) {
+  if (!reader.ExpectMap(spec.yaml, "an interrupts behaviour", kKeys)) return nullptr;
+  std::string what = "interrupts behaviour '" + spec.name + "'";
+  auto config = std::make_unique<InterruptsConfig>();
+  const YamlNode* sources = reader.Required(spec.yaml, "sources", what);
+  if (!sources || !reader.ExpectSequence(*sources, "sources")) return nullptr;
+  std::set<std::string> names;
+  for (const YamlNode& item : sources->children) {
+    auto source = ReadSource(item, what, database, reader);
+    if (!source) continue;
+    if (!names.insert(source->name).second) {
+      reader.Error(*item.Find("name"), what + " has two sources named '" + source->name + "'");
+      continue;
+    }
+    config->sources.push_back(std::move(*source));
+  }
+  if (const YamlNode* parent = spec.yaml.Find("interrupt_parent")) {
+    if (auto name = ResolveInterruptParent(spec, *parent, what, database, reader)) config->interrupt_parent = *name;
+  }
+  std::vector<std::string_view> source_names(names.begin(), names.end());
+  std::set<std::string> outputs;
+  bool request_taken = false;
+  if (const YamlNode* list = spec.yaml.Find("outputs"); list && reader.ExpectSequence(*list, "outputs")) {
+    for (const YamlNode& item : list->children) {
+      if (!reader.ExpectMap(item, "an interrupt output", kOutputKeys)) continue;
+      const YamlNode* name = reader.Required(item, "name", "interrupt output");
+      if (!name) continue;
+      auto id = reader.Identifier(*name, "output name");
+      if (!id) continue;
+      if (!outputs.insert(*id).second) reader.Error(*name, what + " has two outputs named '" + *id + "'");
+      InterruptOutput output{*id, {}, ""};
+      if (const YamlNode* line = item.Find("line")) {
+        if (auto text = reader.Identifier(*line, "line")) output.line = *text;
+      } else if (request_taken) {
+        reader.Error(*name, what + ": only one output without `line:` drives the device's interrupt request");
+      } else {
+        request_taken = true;
+      }
+      if (const YamlNode* chosen = item.Find("sources"); chosen && reader.ExpectSequence(*chosen, "sources")) {
+        for (const YamlNode& each : chosen->children) {
+          auto source = reader.Identifier(each, "source");
+          if (!source) continue;
+          auto found = std::find(source_names.begin(), source_names.end(), *source);
+          if (found == source_names.end()) {
+            reader.Error(each, what + ": output '" + *id + "' names unknown source '" + *source + "'" +
+                                   DidYouMean(*source, source_names));
+            continue;
+          }
+          for (uint32_t s = 0; s < config->sources.size(); ++s) {
+            if (config->sources[s].name == *source) output.sources.push_back(s);
+          }
+        }
+      } else {
+        for (uint32_t s = 0; s < config->sources.size(); ++s) output.sources.push_back(s);
+      }
+      config->outputs.push_back(std::move(output));
+    }
+  } else {
+    InterruptOutput output{"irq", {}, ""};
+    for (uint32_t s = 0; s < config->sources.size(); ++s) output.sources.push_back(s);
+    config->outputs.push_back(std::move(output));
+  }
+  return config;
+}
+
+}  // namespace regemu::regdb

@@ -1,0 +1,37 @@
+#pragma once
+// `kind: interrupts`: the one interrupt roll-up (Renode's InterruptManager,
+// SystemRDL's `intr` with `enable`/`mask`): sources, each a status field
+// with an optional enable and mask, ORed into outputs: named lines of the
+// device, the device's interrupt request (INTx or MSI through pci-config),
+// or another behaviour (interrupt_parent).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "regemu/regdb/behaviour_config.hpp"
+
+namespace regemu::regdb {
+
+struct InterruptSource {
+  std::string name;
+  RegisterBits status;                // pending while not 0
+  std::optional<RegisterBits> enable; // counts only while not 0
+  std::optional<RegisterBits> mask;   // counts only while 0
+};
+
+struct InterruptOutput {
+  std::string name;
+  std::vector<uint32_t> sources;  // indices into InterruptsConfig::sources
+  // A named device line (`expect-irq LINE 1`); empty: the device's
+  // interrupt request, or the behaviour's interrupt_parent.
+  std::string line;
+};
+
+struct InterruptsConfig : BehaviourConfig {
+  std::vector<InterruptSource> sources;
+  std::vector<InterruptOutput> outputs;
+  std::string interrupt_parent;
+};
+
+}  // namespace regemu::regdb

@@ -1,0 +1,566 @@
+// `kind: reactions`: the check of a data-driven behaviour, the only reader
+// of its YAML (yaml/README.md, "kind: reactions").
+#include "regemu/regdb/behaviour_configs/reactions.hpp"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "regemu/regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/names.hpp"
+#include "regemu/regdb/spelling.hpp"
+
+namespace regemu::regdb {
+namespace {
+
+constexpr std::array<std::string_view, 5> kKeys{"kind", "name", "ref", "reactions", "rules"};
+constexpr std::array<std::string_view, 7> kReactionKeys{"name", "on", "when", "do", "violation", "doc", "ref"};
+constexpr std::array<std::string_view, 7> kRuleKeys{"name", "on", "when", "violation", "kind", "doc", "ref"};
+constexpr std::array<std::string_view, 3> kEventKeys{"event", "args", "to"};
+constexpr std::array<std::string_view, 10> kActionKeys{"set",       "after", "do",  "cancel", "violation",
+                                                       "kind",      "ref",   "message", "write_memory", "doc"};
+constexpr std::array<std::string_view, 2> kMessageKeys{"address", "data"};
+constexpr std::array<std::string_view, 4> kMemoryKeys{"space", "address", "width", "value"};
+// Nesting of `after:` inside `after:` (each a level of the YAML too).
+constexpr int kMaxActionDepth = 8;
+
+// The violation kinds a rule may name: the emulator's table, read as data
+// here so that a misspelt kind is a located error at load.
+constexpr std::array kViolationKinds = {
+#define REGEMU_VIOLATION(id, name, doc) std::string_view(name),
+#include "regemu/emulator/violation_kinds.def"
+#undef REGEMU_VIOLATION
+};
+
+// What expressions of one reaction may name: every register and field of
+// the database; `value` and `before` for an access trigger; the event's
+// arguments; `now`.
+class ReactionScope : public ExpressionScope {
+ public:
+  ReactionScope(const Database& database, const ReactionTrigger* trigger, bool access_value)
+      : database_(database), trigger_(trigger), access_value_(access_value) {}
+
+  std::optional<ExpressionOperand> Resolve(std::string_view name) const override {
+    if (name == "now") return ExpressionOperand{kNowOperand, 64, ExpressionType::kTime};
+    if (access_value_ && (name == "value" || name == "before")) {
+      return ExpressionOperand{name == "value" ? kValueOperand : kBeforeOperand, AccessWidth(), ExpressionType::kNumber};
+    }
+    if (trigger_ != nullptr) {
+      for (size_t i = 0; i < trigger_->args.size(); ++i) {
+        if (trigger_->args[i] == name) return ExpressionOperand{kArgOperand | i, 64, ExpressionType::kNumber};
+      }
+    }
+    size_t dot = name.find('.');
+    if (dot == std::string_view::npos) {
+      auto index = database_.FindRegister(name);
+      if (!index) return std::nullopt;
+      return ExpressionOperand{*index, database_.registers[*index].width, ExpressionType::kNumber};
+    }
+    auto index = database_.FindRegister(name.substr(0, dot));
+    if (!index) return std::nullopt;
+    const Register& reg = database_.registers[*index];
+    std::string_view field_name = name.substr(dot + 1);
+    for (size_t f = 0; f < reg.fields.size(); ++f) {
+      if (reg.fields[f].name != field_name) continue;
+      return ExpressionOperand{kFieldOperand | (uint64_t{*index} << 8) | f, reg.fields[f].bits.width(),
+                               ExpressionType::kNumber};
+    }
+    return std::nullopt;
+  }
+
+  std::vector<std::string> Candidates(std::string_view name) const override {
+    std::vector<std::string> names;
+    size_t dot = name.find('.');
+    if (dot != std::string_view::npos) {
+      if (const Register* reg = database_.RegisterNamed(name.substr(0, dot))) {
+        for (const Field& field : reg->fields) names.push_back(reg->name + "." + field.name);
+        return names;
+      }
+    }
+    for (const Register& reg : database_.registers) names.push_back(reg.name);
+    names.push_back("now");
+    if (access_value_) {
+      names.push_back("value");
+      names.push_back("before");
+    }
+    if (trigger_ != nullptr) names.insert(names.end(), trigger_->args.begin(), trigger_->args.end());
+    return names;
+  }
+
+ private:
+  unsigned AccessWidth() const {
+    unsigned width = 8;
+    if (trigger_ != nullptr) {
+      for (const ReactionTarget& t : trigger_->targets) width = std::max(width, database_.registers[t.reg].width);
+    }
+    return width;
+  }
+
+  const Database& database_;
+  const ReactionTrigger* trigger_;
+  bool access_value_;
+};
+
+class ReactionsChecker {
+ public:
+  ReactionsChecker(const BehaviourSpec& spec, const Database& database, SchemaReader& reader)
+      : spec_(spec), database_(database), reader_(reader) {}
+
+  std::unique_ptr<BehaviourConfig> Check() {
+    if (!reader_.ExpectMap(spec_.yaml, "a reactions behaviour", kKeys)) return nullptr;
+    auto config = std::make_unique<ReactionsConfig>();
+    if (const YamlNode* ref = spec_.yaml.Find("ref")) config->ref = reader_.Text(*ref, "ref").value_or("");
+    const YamlNode* reactions = spec_.yaml.Find("reactions");
+    const YamlNode* rules = spec_.yaml.Find("rules");
+    if (reactions == nullptr && rules == nullptr) {
+      reader_.Error(spec_.yaml, "reactions behaviour '" + spec_.name + "' has neither `reactions:` nor `rules:`");
+      return nullptr;
+    }
+    // Names first: a `cancel:` may name a reaction defined after it.
+    for (const YamlNode* list : {reactions, rules}) {
+      if (list == nullptr || !reader_.ExpectSequence(*list, list == rules ? "rules" : "reactions")) continue;
+      for (const YamlNode& item : list->children) {
+        const YamlNode* name = item.IsMap() ? item.Find("name") : nullptr;
+        if (name == nullptr) continue;
+        auto id = reader_.Identifier(*name, "reaction name");
+        if (!id) continue;
+        if (!names_.emplace(*id, static_cast<uint32_t>(names_.size())).second) {
+          reader_.Error(*name, "reaction '" + *id + "' is defined twice in behaviour '" + spec_.name + "'");
+        }
+      }
+    }
+    for (const YamlNode* list : {reactions, rules}) {
+      if (list == nullptr || !list->IsSequence()) continue;
+      for (const YamlNode& item : list->children) {
+        if (auto reaction = ReadReaction(item, list == rules, config->ref)) config->reactions.push_back(std::move(*reaction));
+      }
+    }
+    CheckLoops(*config);
+    return config;
+  }
+
+ private:
+  std::string What(std::string_view reaction) const {
+    return "reaction '" + std::string(reaction) + "' of behaviour '" + spec_.name + "'";
+  }
+
+  std::optional<Reaction> ReadReaction(const YamlNode& node, bool rule, const std::string& default_ref) {
+    if (!reader_.ExpectMap(node, rule ? "a rule" : "a reaction", rule ? std::span(kRuleKeys) : std::span(kReactionKeys))) {
+      return std::nullopt;
+    }
+    Reaction reaction;
+    reaction.rule = rule;
+    reaction.loc = node.loc;
+    const YamlNode* name = reader_.Required(node, "name", rule ? "rule" : "reaction");
+    const YamlNode* on = reader_.Required(node, "on", rule ? "rule" : "reaction");
+    if (!name || !on) return std::nullopt;
+    auto id = reader_.Identifier(*name, "reaction name");
+    if (!id) return std::nullopt;
+    reaction.name = *id;
+    reaction.loc = name->loc;
+    reaction.ref = default_ref;
+    if (const YamlNode* ref = node.Find("ref")) reaction.ref = reader_.Text(*ref, "ref").value_or("");
+    if (const YamlNode* doc = node.Find("doc")) reaction.doc = reader_.Text(*doc, "doc").value_or("");
+    bool ok = ReadTrigger(*on, reaction);
+    bool access_value = reaction.trigger.kind == ReactionTriggerKind::kWrite ||
+                        reaction.trigger.kind == ReactionTriggerKind::kRead;
+    ReactionScope scope(database_, &reaction.trigger, access_value);
+    if (const YamlNode* when = node.Find("when")) {
+      reaction.when = ParseExpression(*when, scope, reader_, "condition of " + What(reaction.name));
+      if (!reaction.when) {
+        ok = false;
+      } else if (reaction.when->type() != ExpressionType::kNumber) {
+        reader_.Error(*when, "condition of " + What(reaction.name) + " is a time, not a truth value");
+        ok = false;
+      }
+    }
+    const YamlNode* actions = node.Find("do");
+    const YamlNode* violation = node.Find("violation");
+    if (rule) {
+      if (!violation) {
+        reader_.Required(node, "violation", "rule");
+        return std::nullopt;
+      }
+      ReactionAction action;
+      action.op = ReactionAction::Op::kViolation;
+      action.loc = violation->loc;
+      action.text = reader_.Text(*violation, "violation").value_or("");
+      action.ref = reaction.ref;
+      if (const YamlNode* kind = node.Find("kind")) ok = ReadViolationKind(*kind, action) && ok;
+      reaction.actions.push_back(std::move(action));
+    } else {
+      if ((actions == nullptr) == (violation == nullptr)) {
+        reader_.Error(node, What(reaction.name) + " needs `do:` (its actions) or `violation:` (a rule), one of them");
+        return std::nullopt;
+      }
+      if (violation != nullptr) {
+        ReactionAction action;
+        action.op = ReactionAction::Op::kViolation;
+        action.loc = violation->loc;
+        action.text = reader_.Text(*violation, "violation").value_or("");
+        action.ref = reaction.ref;
+        reaction.actions.push_back(std::move(action));
+      } else {
+        ok = ReadActions(*actions, scope, reaction, reaction.actions, 0) && ok;
+      }
+    }
+    if (!ok) return std::nullopt;
+    return reaction;
+  }
+
+  std::optional<ReactionTarget> ReadTarget(const YamlNode& node, std::string_view what) {
+    return ResolveRegisterBits(node, what, database_, reader_);
+  }
+
+  bool ReadTargets(const YamlNode& node, std::string_view what, std::vector<ReactionTarget>& out) {
+    if (node.IsSequence()) {
+      bool ok = !node.children.empty();
+      if (!ok) reader_.Error(node, std::string(what) + " lists nothing");
+      for (const YamlNode& item : node.children) {
+        auto target = ReadTarget(item, what);
+        if (target) out.push_back(*target); else ok = false;
+      }
+      return ok;
+    }
+    auto target = ReadTarget(node, what);
+    if (target) out.push_back(*target);
+    return target.has_value();
+  }
+
+  bool ReadTrigger(const YamlNode& on, Reaction& reaction) {
+    static constexpr std::array<std::string_view, 8> kTriggerKeys{"write", "read", "change", "rise",
+                                                                  "fall",  "event", "args", "to"};
+    if (!reader_.ExpectMap(on, "a trigger (`on:`)", kTriggerKeys)) return false;
+    ReactionTrigger& trigger = reaction.trigger;
+    const YamlNode* found = nullptr;
+    std::string_view found_key;
+    static constexpr std::array<std::pair<std::string_view, ReactionTriggerKind>, 6> kKinds{{
+        {"write", ReactionTriggerKind::kWrite},
+        {"read", ReactionTriggerKind::kRead},
+        {"change", ReactionTriggerKind::kChange},
+        {"rise", ReactionTriggerKind::kRise},
+        {"fall", ReactionTriggerKind::kFall},
+        {"event", ReactionTriggerKind::kEvent},
+    }};
+    for (const auto& [key, kind] : kKinds) {
+      const YamlNode* value = on.Find(key);
+      if (value == nullptr) continue;
+      if (found != nullptr) {
+        reader_.Error(*value, "a trigger has one of write, read, change, rise, fall, event; this one has both '" +
+                                  std::string(found_key) + "' and '" + std::string(key) + "'");
+        return false;
+      }
+      found = value;
+      found_key = key;
+      trigger.kind = kind;
+    }
+    if (found == nullptr) {
+      reader_.Error(on, "a trigger needs one of write, read, change, rise, fall, event");
+      return false;
+    }
+    const YamlNode* args = on.Find("args");
+    const YamlNode* to = on.Find("to");
+    if (args != nullptr && trigger.kind != ReactionTriggerKind::kEvent) {
+      reader_.Error(*args, "`args:` names the arguments of an `event:` trigger");
+      return false;
+    }
+    if (to != nullptr && trigger.kind != ReactionTriggerKind::kChange) {
+      reader_.Error(*to, "`to:` goes with a `change:` trigger (the value the field becomes)");
+      return false;
+    }
+    if (trigger.kind == ReactionTriggerKind::kEvent) {
+      auto verb = reader_.Text(*found, "event name");
+      if (!verb) return false;
+      trigger.event = *verb;
+      if (args != nullptr) {
+        if (!reader_.ExpectSequence(*args, "args")) return false;
+        for (const YamlNode& arg : args->children) {
+          auto name = reader_.Identifier(arg, "event argument");
+          if (!name) return false;
+          trigger.args.push_back(*name);
+        }
+      }
+      return true;
+    }
+    if (!ReadTargets(*found, "trigger of " + What(reaction.name), trigger.targets)) return false;
+    if (to != nullptr) {
+      if (trigger.targets.size() != 1) {
+        reader_.Error(*to, "`to:` needs one field to watch, not a list");
+        return false;
+      }
+      auto value = reader_.Unsigned(*to, "to");
+      if (!value) return false;
+      const FieldBits& bits = trigger.targets[0].bits;
+      if (*value > (bits.mask >> bits.shift)) {
+        reader_.Error(*to, trigger.targets[0].text + " can never become " + std::to_string(*value) + ": it holds 0.." +
+                               std::to_string(bits.mask >> bits.shift));
+        return false;
+      }
+      trigger.to = *value;
+    }
+    return true;
+  }
+
+  bool ReadViolationKind(const YamlNode& node, ReactionAction& action) {
+    auto text = reader_.Text(node, "violation kind");
+    if (!text) return false;
+    if (std::find(kViolationKinds.begin(), kViolationKinds.end(), *text) == kViolationKinds.end()) {
+      reader_.ReportBadChoice(node, "violation kind", *text, kViolationKinds);
+      return false;
+    }
+    action.violation_kind = *text;
+    return true;
+  }
+
+  std::optional<Expression> ReadExpression(const YamlNode& node, const ExpressionScope& scope, std::string what,
+                                           ExpressionType type) {
+    auto expression = ParseExpression(node, scope, reader_, what);
+    if (!expression) return std::nullopt;
+    if (expression->type() != type) {
+      reader_.Error(node, what + " is a " + ExpressionTypeName(expression->type()) + ", expected a " +
+                              ExpressionTypeName(type) +
+                              (type == ExpressionType::kTime ? " (give it a unit: 2ms, 500us, CAP.TO * 500ms)" : ""));
+      return std::nullopt;
+    }
+    return expression;
+  }
+
+  bool ReadActions(const YamlNode& node, const ExpressionScope& scope, const Reaction& reaction,
+                   std::vector<ReactionAction>& out, int depth) {
+    if (!reader_.ExpectSequence(node, "do")) return false;
+    bool ok = true;
+    for (const YamlNode& item : node.children) ok = ReadAction(item, scope, reaction, out, depth) && ok;
+    return ok;
+  }
+
+  bool ReadAction(const YamlNode& node, const ExpressionScope& scope, const Reaction& reaction,
+                  std::vector<ReactionAction>& out, int depth) {
+    if (!reader_.ExpectMap(node, "an action", kActionKeys)) return false;
+    std::string what = "action of " + What(reaction.name);
+    // One verb per action; `after:` wraps the rest of the mapping.
+    if (const YamlNode* after = node.Find("after")) {
+      if (depth >= kMaxActionDepth) {
+        reader_.Error(*after, what + ": `after:` nested more than " + std::to_string(kMaxActionDepth) + " deep");
+        return false;
+      }
+      ReactionAction action;
+      action.op = ReactionAction::Op::kAfter;
+      action.loc = after->loc;
+      // A delayed action runs later: the access that triggered it is gone.
+      ReactionScope later(database_, &reaction.trigger, /*access_value=*/false);
+      auto delay = ReadExpression(*after, scope, "delay of " + What(reaction.name), ExpressionType::kTime);
+      bool ok = delay.has_value();
+      if (delay) action.delay = std::move(*delay);
+      if (const YamlNode* nested = node.Find("do")) {
+        if (node.MapSize() != 2) {
+          reader_.Error(node, what + ": `after:` with `do:` takes its actions from `do:` only");
+          return false;
+        }
+        ok = ReadActions(*nested, later, reaction, action.then, depth + 1) && ok;
+      } else {
+        YamlNode rest = node;  // the same mapping without `after`: one delayed action
+        rest.children.clear();
+        for (size_t i = 0; i < node.MapSize(); ++i) {
+          if (node.MapKey(i).text == "after") continue;
+          rest.children.push_back(node.MapKey(i));
+          rest.children.push_back(node.MapValue(i));
+        }
+        if (rest.children.empty()) {
+          reader_.Error(node, what + ": `after:` needs an action to delay (set, do, violation, ...)");
+          return false;
+        }
+        ok = ReadAction(rest, later, reaction, action.then, depth + 1) && ok;
+      }
+      out.push_back(std::move(action));
+      return ok;
+    }
+    const YamlNode* verb = nullptr;
+    std::string_view verb_key;
+    for (std::string_view key : {"set", "cancel", "violation", "message", "write_memory", "do"}) {
+      const YamlNode* value = node.Find(key);
+      if (value == nullptr) continue;
+      if (verb != nullptr) {
+        reader_.Error(*value, what + " has both '" + std::string(verb_key) + "' and '" + std::string(key) +
+                                  "': one verb per action (list several actions)");
+        return false;
+      }
+      verb = value;
+      verb_key = key;
+    }
+    if (verb == nullptr) {
+      reader_.Error(node, what + " needs one of set, after, cancel, violation, message, write_memory");
+      return false;
+    }
+    ReactionAction action;
+    action.loc = verb->loc;
+    if (verb_key == "do") {
+      reader_.Error(*verb, what + ": `do:` inside an action goes with `after:`");
+      return false;
+    }
+    if ((node.Find("kind") != nullptr || node.Find("ref") != nullptr) && verb_key != "violation") {
+      reader_.Error(node, what + ": `kind:` and `ref:` go with `violation:`");
+      return false;
+    }
+    if (verb_key == "set") {
+      action.op = ReactionAction::Op::kSet;
+      if (!verb->IsMap() || verb->MapSize() == 0) {
+        reader_.Error(*verb, what + ": `set:` takes a mapping of REGISTER or REGISTER.FIELD to a value");
+        return false;
+      }
+      bool ok = true;
+      for (size_t i = 0; i < verb->MapSize(); ++i) {
+        auto target = ReadTarget(verb->MapKey(i), "set of " + What(reaction.name));
+        auto value = ReadExpression(verb->MapValue(i), scope, "value of " + verb->MapKey(i).text + " in " + What(reaction.name),
+                                    ExpressionType::kNumber);
+        if (!target || !value) {
+          ok = false;
+          continue;
+        }
+        uint64_t max = target->bits.mask >> target->bits.shift;
+        if (value->constant() && value->min_value() > max) {
+          reader_.Error(verb->MapValue(i), target->text + " holds 0.." + std::to_string(max) + ": it cannot be set to " +
+                                               std::to_string(value->min_value()));
+          ok = false;
+          continue;
+        }
+        action.sets.emplace_back(std::move(*target), std::move(*value));
+      }
+      if (ok) out.push_back(std::move(action));
+      return ok;
+    }
+    if (verb_key == "cancel") {
+      action.op = ReactionAction::Op::kCancel;
+      auto name = reader_.Identifier(*verb, "cancel");
+      if (!name) return false;
+      auto it = names_.find(*name);
+      if (it == names_.end()) {
+        std::vector<std::string_view> known;
+        for (const auto& [n, index] : names_) known.push_back(n);
+        reader_.Error(*verb, what + " cancels unknown reaction '" + *name + "'" + DidYouMean(*name, known));
+        return false;
+      }
+      action.reaction = it->second;
+      out.push_back(std::move(action));
+      return true;
+    }
+    if (verb_key == "violation") {
+      action.op = ReactionAction::Op::kViolation;
+      action.text = reader_.Text(*verb, "violation").value_or("");
+      action.ref = reaction.ref;
+      if (const YamlNode* ref = node.Find("ref")) action.ref = reader_.Text(*ref, "ref").value_or("");
+      if (const YamlNode* kind = node.Find("kind"); kind != nullptr && !ReadViolationKind(*kind, action)) return false;
+      out.push_back(std::move(action));
+      return true;
+    }
+    if (verb_key == "message") {
+      action.op = ReactionAction::Op::kMessage;
+      if (!reader_.ExpectMap(*verb, "message", kMessageKeys)) return false;
+      const YamlNode* address = reader_.Required(*verb, "address", "message");
+      const YamlNode* data = reader_.Required(*verb, "data", "message");
+      if (!address || !data) return false;
+      auto a = ReadExpression(*address, scope, "message address of " + What(reaction.name), ExpressionType::kNumber);
+      auto d = ReadExpression(*data, scope, "message data of " + What(reaction.name), ExpressionType::kNumber);
+      if (!a || !d) return false;
+      action.address = std::move(*a);
+      action.value = std::move(*d);
+      out.push_back(std::move(action));
+      return true;
+    }
+    // write_memory
+    action.op = ReactionAction::Op::kWriteMemory;
+    if (!reader_.ExpectMap(*verb, "write_memory", kMemoryKeys)) return false;
+    const YamlNode* space = reader_.Required(*verb, "space", "write_memory");
+    const YamlNode* address = reader_.Required(*verb, "address", "write_memory");
+    const YamlNode* value = reader_.Required(*verb, "value", "write_memory");
+    if (!space || !address || !value) return false;
+    auto space_name = reader_.Identifier(*space, "space");
+    if (!space_name) return false;
+    auto index = database_.FindSpace(*space_name);
+    if (!index || database_.spaces[*index].kind != SpaceKind::kMemory) {
+      reader_.Error(*space, what + ": '" + *space_name + "' is not a memory space" +
+                                DidYouMean(*space_name, NamesOf(database_.spaces)));
+      return false;
+    }
+    action.space = *index;
+    if (const YamlNode* width = verb->Find("width")) {
+      auto w = reader_.Width(*width, "width");
+      if (!w) return false;
+      action.width = *w;
+    }
+    auto a = ReadExpression(*address, scope, "address of " + What(reaction.name), ExpressionType::kNumber);
+    auto v = ReadExpression(*value, scope, "value of " + What(reaction.name), ExpressionType::kNumber);
+    if (!a || !v) return false;
+    action.address = std::move(*a);
+    action.value = std::move(*v);
+    out.push_back(std::move(action));
+    return true;
+  }
+
+  // Reactions that set, at once, a field that triggers another reaction,
+  // which sets one that triggers the first ...: with no condition anywhere
+  // on the loop, it can never settle. (Loops with a condition are bounded
+  // at run time instead: the condition may end them.)
+  void CheckLoops(const ReactionsConfig& config) {
+    const auto& reactions = config.reactions;
+    std::vector<std::vector<size_t>> next(reactions.size());
+    for (size_t a = 0; a < reactions.size(); ++a) {
+      for (const ReactionAction& action : reactions[a].actions) {
+        if (action.op != ReactionAction::Op::kSet) continue;
+        for (const auto& [target, value] : action.sets) {
+          for (size_t b = 0; b < reactions.size(); ++b) {
+            const ReactionTrigger& t = reactions[b].trigger;
+            if (t.kind != ReactionTriggerKind::kChange && t.kind != ReactionTriggerKind::kRise &&
+                t.kind != ReactionTriggerKind::kFall) {
+              continue;
+            }
+            for (const ReactionTarget& watched : t.targets) {
+              if (watched.reg == target.reg && (watched.bits.mask & target.bits.mask) != 0) next[a].push_back(b);
+            }
+          }
+        }
+      }
+    }
+    std::vector<int> state(reactions.size(), 0);  // 0 new, 1 on the path, 2 done
+    std::vector<size_t> path;
+    std::function<bool(size_t)> visit = [&](size_t at) {
+      if (reactions[at].when) return false;  // a condition may end the loop
+      state[at] = 1;
+      path.push_back(at);
+      for (size_t b : next[at]) {
+        if (state[b] == 1) {
+          std::string chain;
+          auto start = std::find(path.begin(), path.end(), b);
+          for (auto it = start; it != path.end(); ++it) chain += "'" + reactions[*it].name + "' → ";
+          chain += "'" + reactions[b].name + "'";
+          reader_.diagnostics().Error(reactions[b].loc, "reactions " + chain +
+                                                            " never settle: each sets, at once and without a "
+                                                            "condition, a field the next one is triggered by");
+          return true;
+        }
+        if (state[b] == 0 && visit(b)) return true;
+      }
+      path.pop_back();
+      state[at] = 2;
+      return false;
+    };
+    for (size_t i = 0; i < reactions.size(); ++i) {
+      if (state[i] == 0 && visit(i)) return;
+    }
+  }
+
+  const BehaviourSpec& spec_;
+  const Database& database_;
+  SchemaReader& reader_;
+  std::map<std::string, uint32_t> names_;
+};
+
+}  // namespace
+
+std::unique_ptr<BehaviourConfig> CheckReactionsConfig(const BehaviourSpec& spec, const Database& database,
+                                                      SchemaReader& reader) {
+  return ReactionsChecker(spec, database, reader).Check();
+}
+
+}  // namespace regemu::regdb
