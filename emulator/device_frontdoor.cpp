@@ -486,15 +486,26 @@ void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& ac
   values_[id] = after;
   if (r.has(RegisterModel::kView)) SyncViews(id);
   if (coverage_ != nullptr) [[unlikely]] coverage_->Write(id, r, m, WriteFacts{before, after, value, written, once_stored});
-  if (r.has(RegisterModel::kHookWrite)) {
-    in_flight_ = &access;  // what the hooks report belongs to this access
-    for (uint16_t i = 0; i < r.hooks_count; ++i) {
-      uint32_t behaviour = model_->hooks()[r.hooks_begin + i];
-      BehaviourContext context = ContextFor(behaviour);
-      behaviours_[behaviour]->AfterWrite(context, id, before, after);
+  if (r.has(RegisterModel::kHookWrite)) RunWriteHooks(id, before, after, access);
+  if (r.has(RegisterModel::kView)) {
+    // A write through a view is a write of its storage and of every view:
+    // behaviours hooked on any of them hear of it, under its own name.
+    const auto& regs = model_->registers();
+    for (RegisterId v = r.view_next; v != id; v = regs[v].view_next) {
+      if (regs[v].has(RegisterModel::kHookWrite)) RunWriteHooks(v, before, after, access);
     }
-    in_flight_ = nullptr;
   }
+}
+
+void Device::RunWriteHooks(RegisterId id, uint64_t before, uint64_t after, Access& access) {
+  const RegisterModel& r = model_->registers()[id];
+  in_flight_ = &access;  // what the hooks report belongs to this access
+  for (uint16_t i = 0; i < r.hooks_count; ++i) {
+    uint32_t behaviour = model_->hooks()[r.hooks_begin + i];
+    BehaviourContext context = ContextFor(behaviour);
+    behaviours_[behaviour]->AfterWrite(context, id, before, after);
+  }
+  in_flight_ = nullptr;
 }
 
 // An Intel masked register written with value bits but no enable: bits

@@ -215,10 +215,34 @@ class ReactionsChecker {
   }
 
   bool ReadTargets(const YamlNode& node, std::string_view what, std::vector<ReactionTarget>& out) {
+    // An array's template (`SQ{n}TDBL`, `SQ{n}TDBL.SQT`) names every element.
+    if (node.IsScalar() && node.text.find("{n}") != std::string::npos) {
+      size_t dot = node.text.find('.');
+      std::string templ = node.text.substr(0, dot);
+      std::string field = dot == std::string::npos ? "" : node.text.substr(dot);
+      size_t before = out.size();
+      for (const Register& reg : database_.registers) {
+        if (!reg.array || reg.array->name_template != templ) continue;
+        YamlNode element = node;
+        element.text = reg.name + field;
+        auto target = ReadTarget(element, what);
+        if (!target) return false;
+        out.push_back(*target);
+      }
+      if (out.size() == before) {
+        reader_.Error(node, std::string(what) + " names '" + templ + "', which is no register array's name");
+        return false;
+      }
+      return true;
+    }
     if (node.IsSequence()) {
       bool ok = !node.children.empty();
       if (!ok) reader_.Error(node, std::string(what) + " lists nothing");
       for (const YamlNode& item : node.children) {
+        if (item.IsScalar() && item.text.find("{n}") != std::string::npos) {
+          ok = ReadTargets(item, what, out) && ok;
+          continue;
+        }
         auto target = ReadTarget(item, what);
         if (target) out.push_back(*target); else ok = false;
       }

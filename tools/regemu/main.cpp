@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "regemu/emulator/behaviour_registry.hpp"
 #include "regemu/regdb/spelling.hpp"
 #include "tools/regemu/check_command.hpp"
 #include "tools/regemu/coverage_command.hpp"
@@ -69,12 +70,48 @@ void AddCaptureOptions(CLI::App* command, regemu::tools::CaptureOptions& options
                       "VVVV:DDDD: the PCI device whose BARs an mmiotrace maps (default: the first one accessed)");
 }
 
+// `--plugin LIB.so` (or `--plugin=LIB.so`), anywhere on the command line
+// and repeatable: loaded before anything else, so that every command that
+// loads a database knows the kinds it registers. Taken out of argv; false
+// after reporting a plugin that did not load.
+bool LoadPlugins(int& argc, char** argv) {
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    std::string path;
+    if (arg == "--plugin") {
+      if (i + 1 >= argc) {
+        std::cerr << "regemu: --plugin needs a library path\n";
+        return false;
+      }
+      path = argv[++i];
+    } else if (arg.starts_with("--plugin=")) {
+      path = std::string(arg.substr(9));
+    } else {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    if (std::string error = regemu::emulator::LoadBehaviourPlugin(path); !error.empty()) {
+      std::cerr << "regemu: " << error << "\n";
+      return false;
+    }
+  }
+  argc = kept;
+  argv[argc] = nullptr;
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (!LoadPlugins(argc, argv)) return 2;
   CLI::App app{"regemu: register-level MMIO emulator for driver testing"};
   app.set_version_flag("--version", std::string("regemu ") + REGEMU_VERSION);
   app.require_subcommand(1);
+  std::vector<std::string> plugins;  // taken out of argv by LoadPlugins; here for --help
+  app.add_option("--plugin", plugins,
+                 "LIB.so: load a plugin defining behaviour kinds (REGEMU_PLUGIN) before the command runs; "
+                 "repeatable, allowed anywhere on the line");
 
   regemu::tools::CheckOptions check;
   CLI::App* check_cmd = app.add_subcommand("check", "Load and check register databases (files or device folders)");

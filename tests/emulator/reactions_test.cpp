@@ -1,0 +1,329 @@
+// `kind: reactions` (yaml/README.md): triggers, conditions and actions in
+// virtual time, and rules as violations, on a small controller shaped like
+// NVMe's CC/CSTS ("CC.EN 0→1: the controller sets CSTS.RDY to 1 when it is
+// ready", NVMe Base 2.0 §3.1.3.5).
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/emulator/device_test_support.hpp"
+
+namespace regemu::emulator {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using testing_support::Kinds;
+using testing_support::MakeDevice;
+using testing_support::RegisterNamed;
+
+constexpr const char* kController = R"(device: ctrl
+spaces:
+  - {name: bar0, kind: mmio, size: 0x100}
+  - {name: state, kind: state, size: 0x10}
+  - {name: host, kind: memory, size: 0x10000}
+registers:
+  - name: CC
+    space: bar0
+    offset: 0x14
+    fields:
+      - {name: EN, bits: 0}
+      - {name: SHN, bits: "15:14"}
+  - name: CSTS
+    space: bar0
+    offset: 0x1c
+    volatile: true
+    fields:
+      - {name: RDY, bits: 0, access: hw}
+      - {name: SHST, bits: "3:2", access: hw}
+  - {name: AQA, space: bar0, offset: 0x24}
+  - {name: DB, space: bar0, offset: 0x40}
+  - {name: COUNT, space: state, offset: 0x0}
+)";
+
+std::unique_ptr<Device> Controller(const std::string& behaviours, DeviceOptions options = {}) {
+  options.policy = ViolationPolicy::Lenient();
+  return MakeDevice(std::string(kController) + "behaviours:\n" + behaviours, std::move(options));
+}
+
+class Regs {
+ public:
+  explicit Regs(Device& device) : device_(device) {}
+  uint64_t operator()(const char* name) const { return device_.PeekRegister(RegisterNamed(device_.model(), name)); }
+  void Write(const char* name, uint64_t value) { device_.WriteRegister(RegisterNamed(device_.model(), name), value); }
+  uint64_t Read(const char* name) { return device_.ReadRegister(RegisterNamed(device_.model(), name)); }
+
+ private:
+  Device& device_;
+};
+
+constexpr const char* kReady = R"(  - name: controller
+    kind: reactions
+    reactions:
+      - name: enable
+        on: {rise: CC.EN}
+        do:
+          - {after: 2ms, set: {CSTS.RDY: 1}}
+      - name: disable
+        on: {fall: CC.EN}
+        do:
+          - {cancel: enable}
+          - {after: 1ms, set: {CSTS.RDY: 0}}
+)";
+
+// "writing CC.EN = 1: CSTS.RDY becomes 1 after 2 ms", exactly then.
+TEST(ReactionsTest, DelayedSetHappensAtItsInstant) {
+  auto device = Controller(kReady);
+  Regs regs(*device);
+  regs.Write("CC", 1);
+  EXPECT_EQ(device->next_event_ns(), 2'000'000u);
+  device->Advance(1'999'999);
+  EXPECT_EQ(regs("CSTS"), 0u);
+  device->Advance(1);
+  EXPECT_EQ(regs("CSTS"), 1u);
+}
+
+// EN toggled back before RDY rose cancels the pending set.
+TEST(ReactionsTest, CancelStopsAPendingAction) {
+  auto device = Controller(kReady);
+  Regs regs(*device);
+  regs.Write("CC", 1);
+  device->Advance(1'000'000);
+  regs.Write("CC", 0);
+  device->Advance(10'000'000);
+  EXPECT_EQ(regs("CSTS"), 0u);
+  EXPECT_EQ(device->pending_events(), 0u);
+}
+
+// A write that does not change EN (EN already 1) triggers nothing.
+TEST(ReactionsTest, RiseNeedsAChange) {
+  auto device = Controller(kReady);
+  Regs regs(*device);
+  regs.Write("CC", 1);
+  device->Advance(3'000'000);
+  regs.Write("CC", 1 | (1 << 14));
+  EXPECT_EQ(device->pending_events(), 0u);
+}
+
+// Set values are expressions over fields and the access's value.
+TEST(ReactionsTest, SetTakesExpressions) {
+  auto device = Controller(R"(  - name: c
+    kind: reactions
+    reactions:
+      - name: shutdown
+        on: {change: CC.SHN}
+        when: "CC.SHN != 0"
+        do:
+          - {set: {CSTS.SHST: 1}}
+          - {after: 5us, set: {CSTS.SHST: "CC.SHN + 1"}}
+      - name: count
+        on: {write: AQA}
+        do:
+          - {set: {COUNT: "COUNT + (value & 0xF)"}}
+)");
+  Regs regs(*device);
+  regs.Write("CC", 1u << 14);  // SHN = 01b
+  EXPECT_EQ(regs("CSTS"), 1u << 2);
+  device->Advance(5'000);
+  EXPECT_EQ(regs("CSTS"), 2u << 2);
+  regs.Write("AQA", 0x13);
+  regs.Write("AQA", 0x05);
+  EXPECT_EQ(regs("COUNT"), 3u + 5u);
+}
+
+// `change` with `to:` fires only when the field becomes that value.
+TEST(ReactionsTest, ChangeToAValue) {
+  auto device = Controller(R"(  - name: c
+    kind: reactions
+    reactions:
+      - name: abrupt
+        on: {change: CC.SHN, to: 2}
+        do: [{set: {COUNT: "COUNT + 1"}}]
+)");
+  Regs regs(*device);
+  regs.Write("CC", 1u << 14);
+  regs.Write("CC", 2u << 14);
+  regs.Write("CC", 3u << 14);
+  regs.Write("CC", 2u << 14);
+  EXPECT_EQ(regs("COUNT"), 2u);
+}
+
+constexpr const char* kRules = R"(  - name: rules
+    kind: reactions
+    ref: "NVMe Base 2.0 §3.1.3.5"
+    reactions:
+      - name: enable
+        on: {rise: CC.EN}
+        do: [{after: 2ms, set: {CSTS.RDY: 1}}]
+      - name: disable
+        on: {fall: CC.EN}
+        do: [{cancel: enable}, {after: 1ms, set: {CSTS.RDY: 0}}]
+    rules:
+      - name: aqa-while-enabled
+        on: {write: AQA}
+        when: "CC.EN == 1"
+        violation: "AQA may only be modified while CC.EN = 0"
+      - name: enable-while-ready
+        on: {rise: CC.EN}
+        when: "CSTS.RDY == 1"
+        violation: "CC.EN set to 1 while CSTS.RDY is still 1: wait for RDY = 0 after clearing EN"
+      - name: doorbell-before-ready
+        on: {write: DB}
+        when: "CSTS.RDY == 0"
+        violation: "a doorbell was written before CSTS.RDY = 1"
+)";
+
+// The driver's mistakes the rules name, as `protocol` violations at the
+// access that broke them, with the rule's text and reference.
+TEST(ReactionsTest, RulesReportTheDriversMistakes) {
+  auto device = Controller(kRules);
+  Regs regs(*device);
+  regs.Write("AQA", 0x001F001F);  // EN = 0: fine
+  regs.Write("DB", 1);            // before ready
+  regs.Write("CC", 1);
+  regs.Write("AQA", 0x001F001F);  // while enabled
+  device->Advance(2'000'000);
+  regs.Write("DB", 1);            // ready now: fine
+  regs.Write("CC", 0);
+  regs.Write("CC", 1);            // RDY still 1 (it clears 1 ms after EN fell)
+  std::vector<Violation> violations = device->violations();
+  ASSERT_THAT(Kinds(*device), ElementsAre(ViolationKind::kProtocol, ViolationKind::kProtocol,
+                                             ViolationKind::kProtocol));
+  EXPECT_EQ(violations[0].register_name, "DB");
+  EXPECT_THAT(violations[0].rule, HasSubstr("before CSTS.RDY = 1"));
+  EXPECT_EQ(violations[1].register_name, "AQA");
+  EXPECT_THAT(violations[1].rule, HasSubstr("NVMe Base 2.0 §3.1.3.5"));
+  EXPECT_THAT(violations[1].rule, HasSubstr("rule 'aqa-while-enabled'"));
+  EXPECT_THAT(violations[1].rule, HasSubstr("when CC.EN == 1"));
+  EXPECT_EQ(violations[2].register_name, "CC");
+  EXPECT_THAT(violations[2].rule, HasSubstr("still 1"));
+}
+
+// A correct sequence breaks no rule.
+TEST(ReactionsTest, CorrectSequenceIsClean) {
+  auto device = Controller(kRules);
+  Regs regs(*device);
+  regs.Write("AQA", 0x001F001F);
+  regs.Write("CC", 1);
+  device->Advance(2'000'000);
+  regs.Write("DB", 1);
+  regs.Write("CC", 0);
+  device->Advance(1'000'000);
+  regs.Write("CC", 1);
+  EXPECT_THAT(device->violations(), IsEmpty());
+}
+
+// Conditions see the state the access left, before any reaction acts: a
+// reaction setting RDY at once does not make the rule on the same rise fire.
+TEST(ReactionsTest, ConditionsAreEvaluatedBeforeActions) {
+  auto device = Controller(R"(  - name: c
+    kind: reactions
+    reactions:
+      - name: instant-ready
+        on: {rise: CC.EN}
+        do: [{set: {CSTS.RDY: 1}}]
+    rules:
+      - name: enable-while-ready
+        on: {rise: CC.EN}
+        when: "CSTS.RDY == 1"
+        violation: "CC.EN set while RDY = 1"
+)");
+  Regs regs(*device);
+  regs.Write("CC", 1);
+  EXPECT_EQ(regs("CSTS"), 1u);
+  EXPECT_THAT(device->violations(), IsEmpty());
+}
+
+// A set triggers the reactions watching what it changed, in the same instant.
+TEST(ReactionsTest, SetsChainToOtherReactions) {
+  auto device = Controller(R"(  - name: c
+    kind: reactions
+    reactions:
+      - name: ready
+        on: {rise: CC.EN}
+        do: [{set: {CSTS.RDY: 1}}]
+      - name: on-ready
+        on: {rise: CSTS.RDY}
+        do: [{set: {COUNT: 7}}]
+)");
+  Regs regs(*device);
+  regs.Write("CC", 1);
+  EXPECT_EQ(regs("COUNT"), 7u);
+}
+
+// A loop whose condition keeps it going is stopped at the bound, as an
+// `unmodelled` violation (the database's mistake), never a hang.
+TEST(ReactionsTest, ChainThatDoesNotSettleIsStopped) {
+  auto device2 = Controller(R"(  - name: c
+    kind: reactions
+    reactions:
+      - name: kick
+        on: {event: kick}
+        do: [{set: {COUNT: 1}}]
+      - name: ping
+        on: {change: COUNT}
+        when: "COUNT < 1000"
+        do: [{set: {COUNT: "COUNT + 1"}}]
+)");
+  EXPECT_EQ(device2->Inject("kick", {}), "");
+  ASSERT_THAT(Kinds(*device2), ElementsAre(ViolationKind::kUnmodelled));
+  EXPECT_THAT(device2->violations()[0].rule, HasSubstr("did not settle"));
+  EXPECT_LT(Regs(*device2)("COUNT"), 1000u);
+}
+
+// Injected hardware events with arguments.
+TEST(ReactionsTest, EventsTakeArguments) {
+  auto device = Controller(R"(  - name: c
+    kind: reactions
+    reactions:
+      - name: media
+        on: {event: media-ready, args: [count, shift]}
+        do: [{set: {COUNT: "count << shift"}}]
+)");
+  EXPECT_EQ(device->Inject("media-ready", std::vector<std::string>{"3", "4"}), "");
+  EXPECT_EQ(Regs(*device)("COUNT"), 48u);
+  EXPECT_THAT(device->Inject("media-ready", std::vector<std::string>{"3"}), HasSubstr("takes 2 argument(s)"));
+  EXPECT_THAT(device->Inject("media-ready", std::vector<std::string>{"3", "x"}), HasSubstr("shift"));
+}
+
+// Memory writes and messages.
+TEST(ReactionsTest, WritesMemoryAndSendsMessages) {
+  auto device = Controller(R"(  - name: c
+    kind: reactions
+    reactions:
+      - name: post
+        on: {write: DB}
+        do:
+          - {write_memory: {space: host, address: "0x100 + value * 4", width: 32, value: "0xC0DE0000 | value"}}
+          - {message: {address: 0xFEE00000, data: "value"}}
+)");
+  Regs regs(*device);
+  regs.Write("DB", 3);
+  uint8_t bytes[4] = {};
+  device->ReadMemory(*device->model().FindSpace("host"), 0x10C, bytes);
+  EXPECT_EQ(bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | (uint32_t{bytes[3]} << 24), 0xC0DE0003u);
+  ASSERT_EQ(device->messages().size(), 1u);
+  EXPECT_EQ(device->messages()[0].address, 0xFEE00000u);
+  EXPECT_EQ(device->messages()[0].data, 3u);
+}
+
+// Reset empties the pending actions; a snapshot keeps them.
+TEST(ReactionsTest, ResetAndSnapshot) {
+  auto device = Controller(kReady);
+  Regs regs(*device);
+  regs.Write("CC", 1);
+  DeviceSnapshot snapshot = device->Snapshot();
+  device->Reset();
+  device->Advance(5'000'000);
+  EXPECT_EQ(regs("CSTS"), 0u);
+  device->Restore(snapshot);
+  device->Advance(2'000'000);
+  EXPECT_EQ(regs("CSTS"), 1u);
+}
+
+}  // namespace
+}  // namespace regemu::emulator

@@ -1,0 +1,186 @@
+// State spaces (registers no bus reaches), views (several registers over
+// one storage: NVMe's INTMS/INTMC, "write 1 to set / clear a bit of the
+// interrupt mask; a read returns the current mask", NVMe Base 2.0
+// §3.1.3.3-4) and the `interrupts` roll-up with named lines.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/script_runner.hpp"
+#include "tests/emulator/device_test_support.hpp"
+
+namespace regemu::emulator {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using testing_support::Kinds;
+using testing_support::MakeDevice;
+using testing_support::RegisterNamed;
+using testing_support::SpaceNamed;
+
+constexpr const char* kDevice = R"(device: views
+spaces:
+  - {name: bar0, kind: mmio, size: 0x100}
+  - {name: state, kind: state, size: 0x10}
+registers:
+  - name: IVM
+    space: state
+    offset: 0x0
+    doc: the interrupt mask both views show
+    fields: [{name: V0, bits: 0}, {name: OTHERS, bits: "31:1"}]
+  - name: INTMS
+    space: bar0
+    offset: 0x0c
+    view_of: IVM
+    fields: [{name: IVMS, bits: "31:0", access: w1s}]
+  - name: INTMC
+    space: bar0
+    offset: 0x10
+    view_of: IVM
+    fields: [{name: IVMC, bits: "31:0", access: w1c}]
+  - name: IS
+    space: bar0
+    offset: 0x20
+    fields:
+      - {name: V0, bits: 0, access: w1c}
+      - {name: T1, bits: 1, access: w1c}
+  - name: EN
+    space: bar0
+    offset: 0x24
+    fields:
+      - {name: T1_EN, bits: 1}
+)";
+
+std::unique_ptr<Device> ViewsDevice(const std::string& behaviours = "") {
+  DeviceOptions options;
+  options.policy = ViolationPolicy::Lenient();
+  return MakeDevice(std::string(kDevice) + (behaviours.empty() ? "" : "behaviours:\n" + behaviours), options);
+}
+
+uint64_t Peek(const Device& device, const char* name) {
+  return device.PeekRegister(RegisterNamed(device.model(), name));
+}
+
+// INTMS sets bits of the mask, INTMC clears them, both read the mask.
+TEST(ViewsTest, SetAndClearViewsShareOneMask) {
+  auto device = ViewsDevice();
+  RegisterId intms = RegisterNamed(device->model(), "INTMS");
+  RegisterId intmc = RegisterNamed(device->model(), "INTMC");
+  device->WriteRegister(intms, 0x5);
+  EXPECT_EQ(device->ReadRegister(intmc), 0x5u);
+  EXPECT_EQ(Peek(*device, "IVM"), 0x5u);
+  device->WriteRegister(intmc, 0x1);
+  EXPECT_EQ(device->ReadRegister(intms), 0x4u);
+  EXPECT_EQ(device->ReadRegister(intmc), 0x4u);
+  device->WriteRegister(intms, 0x0);  // writing 0 changes nothing
+  EXPECT_EQ(Peek(*device, "IVM"), 0x4u);
+}
+
+// The backdoor reaches the storage, and every view shows what it set.
+TEST(ViewsTest, PokeOfTheStorageShowsThroughTheViews) {
+  auto device = ViewsDevice();
+  device->PokeRegister(RegisterNamed(device->model(), "IVM"), 0xF0);
+  EXPECT_EQ(device->ReadRegister(RegisterNamed(device->model(), "INTMS")), 0xF0u);
+  device->Poke(SpaceNamed(device->model(), "bar0"), 0x10, 32, 0x0F);  // through a view
+  EXPECT_EQ(Peek(*device, "IVM"), 0x0Fu);
+}
+
+// A state space answers no bus access: an `unclaimed` violation naming it.
+TEST(StateSpaceTest, NoBusAccessReachesIt) {
+  auto device = ViewsDevice();
+  SpaceId state = SpaceNamed(device->model(), "state");
+  device->Write(state, 0, 32, 1);
+  EXPECT_EQ(device->Read(state, 0, 32), 0xFFFFFFFFu);
+  ASSERT_THAT(Kinds(*device), ElementsAre(ViolationKind::kUnclaimed, ViolationKind::kUnclaimed));
+  EXPECT_THAT(device->violations()[0].rule, HasSubstr("internal state"));
+  EXPECT_EQ(Peek(*device, "IVM"), 0u);
+  device->Reset();  // still refused after a reset
+  device->Read(state, 0, 32);
+  EXPECT_EQ(device->violation_count(), 3u);
+}
+
+constexpr const char* kRollUp = R"(behaviours:
+  - name: irq
+    kind: interrupts
+    sources:
+      - {name: admin, status: IS.V0, mask: IVM.V0}
+      - {name: timer1, status: IS.T1, enable: EN.T1_EN}
+    outputs:
+      - {name: pin, sources: [admin]}
+      - {name: irq8, sources: [timer1], line: IRQ8}
+  - name: raise
+    kind: reactions
+    reactions:
+      - {name: complete, on: {event: complete}, do: [{set: {IS.V0: 1}}]}
+      - {name: tick, on: {event: tick}, do: [{set: {IS.T1: 1}}]}
+)";
+
+class InterruptsTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<Device> device_ = MakeDevice(std::string(kDevice) + kRollUp);
+  RegisterId is_ = RegisterNamed(device_->model(), "IS");
+  RegisterId en_ = RegisterNamed(device_->model(), "EN");
+  RegisterId intms_ = RegisterNamed(device_->model(), "INTMS");
+  RegisterId intmc_ = RegisterNamed(device_->model(), "INTMC");
+};
+
+// A status bit another behaviour raised (a reaction's set) reaches the
+// device's interrupt request; the driver's w1c ack drops it.
+TEST_F(InterruptsTest, UnmaskedSourceDrivesTheRequest) {
+  EXPECT_FALSE(device_->interrupt_asserted());
+  EXPECT_EQ(device_->Inject("complete", {}), "");
+  EXPECT_TRUE(device_->interrupt_asserted());
+  EXPECT_EQ(device_->interrupt_edges(), 1u);
+  device_->WriteRegister(is_, 1);
+  EXPECT_FALSE(device_->interrupt_asserted());
+}
+
+// The mask (set through INTMS, a view of the storage the source names)
+// holds the request down; clearing it through INTMC lets it through.
+TEST_F(InterruptsTest, MaskThroughViews) {
+  device_->WriteRegister(intms_, 1);
+  device_->Inject("complete", {});
+  EXPECT_FALSE(device_->interrupt_asserted());
+  device_->WriteRegister(intmc_, 1);
+  EXPECT_TRUE(device_->interrupt_asserted());
+}
+
+// A named line follows its enabled source; the request does not.
+TEST_F(InterruptsTest, NamedLineFollowsItsSources) {
+  EXPECT_EQ(device_->model().interrupt_lines(), std::vector<std::string>{"IRQ8"});
+  device_->Inject("tick", {});
+  EXPECT_FALSE(device_->line_asserted("IRQ8"));  // not enabled
+  device_->WriteRegister(en_, 2);
+  EXPECT_TRUE(device_->line_asserted("IRQ8"));
+  EXPECT_EQ(device_->line_edges("IRQ8"), 1u);
+  EXPECT_FALSE(device_->interrupt_asserted());
+  EXPECT_THROW(device_->line_asserted("IRQ9"), std::out_of_range);
+}
+
+// Scripts ask for a line by name, and a misspelt one is a parse error.
+TEST_F(InterruptsTest, ScriptsExpectNamedLines) {
+  Script script = ParseScript("write32 EN 2\ninject tick\nexpect-irq IRQ8 1\nexpect-irq 0\n", "lines.script",
+                              device_->model());
+  ASSERT_TRUE(script.ok()) << script.FormatErrors();
+  EXPECT_TRUE(RunScript(script, *device_).passed());
+  Script bad = ParseScript("expect-irq IRQ0 1\n", "bad.script", device_->model());
+  EXPECT_FALSE(bad.ok());
+  EXPECT_THAT(bad.FormatErrors(), HasSubstr("no interrupt line 'IRQ0'"));
+}
+
+// Reset drops the lines with the status bits.
+TEST_F(InterruptsTest, ResetDropsTheLines) {
+  device_->WriteRegister(en_, 2);
+  device_->Inject("tick", {});
+  device_->Reset();
+  EXPECT_FALSE(device_->line_asserted("IRQ8"));
+}
+
+}  // namespace
+}  // namespace regemu::emulator
