@@ -23,7 +23,7 @@ constexpr std::array<std::string_view, 10> kCompletionKeys{"base",  "size",     
 constexpr std::array<std::string_view, 4> kFieldKeys{"offset", "width", "bits", "doc"};
 constexpr std::array<std::string_view, 4> kEntryKeys{"offset", "width", "value", "doc"};
 constexpr std::array<std::string_view, 6> kCommandKeys{"name", "when", "status", "result", "writes", "doc"};
-constexpr std::array<std::string_view, 3> kWriteKeys{"address", "width", "value"};
+constexpr std::array<std::string_view, 4> kWriteKeys{"address", "width", "value", "doc"};
 // An entry larger than this is not a queue entry (NVMe's are 64 and 16 bytes).
 constexpr uint64_t kMaxEntrySize = 4096;
 
