@@ -57,7 +57,8 @@ void ReadRate(const BehaviourSpec& spec, SchemaReader& reader, TickRate& rate) {
     return;
   }
   if (!period && !frequency) {
-    reader.Error(spec.yaml, "counter behaviour '" + spec.name + "' has neither 'period' nor 'frequency' (one is required)");
+    reader.Error(spec.yaml,
+                 "counter behaviour '" + spec.name + "' has neither 'period' nor 'frequency' (one is required)");
     return;
   }
   const YamlNode& node = period ? *period : *frequency;
@@ -109,12 +110,13 @@ class ComparatorReader {
   bool Read(const YamlNode& item, CounterComparator& out) {
     if (!reader_.ExpectMap(item, "a counter comparator", kComparatorKeys)) return false;
     bool ok = false;
-    if (const YamlNode* name = reader_.Required(item, "name", "a comparator of counter behaviour '" + spec_.name + "'")) {
+    std::string unnamed = "a comparator of counter behaviour '" + spec_.name + "'";
+    if (const YamlNode* name = reader_.Required(item, "name", unnamed)) {
       auto text = reader_.Identifier(*name, "comparator name");
       ok = text.has_value();
       if (text) out.name = *text;
     }
-    std::string what = ok ? What(out.name) : "a comparator of counter behaviour '" + spec_.name + "'";
+    std::string what = ok ? What(out.name) : unnamed;
     if (const YamlNode* value = reader_.Required(item, "register", what)) {
       auto bits = Bits(*value, what);
       ok = bits && ok;
@@ -145,7 +147,8 @@ class ComparatorReader {
       ok = false;
     }
     if (period_register && !periodic) {
-      reader_.Error(*period_register, what + " has 'period_register' but no 'periodic' (the bit that turns reloading on)");
+      reader_.Error(*period_register,
+                    what + " has 'period_register' but no 'periodic' (the bit that turns reloading on)");
       ok = false;
     }
     return ok;
@@ -180,9 +183,9 @@ std::unique_ptr<BehaviourConfig> CheckCounterConfig(const BehaviourSpec& spec, c
     const Field* field = ResolveFieldKey(spec, "field", *reg, reader);
     if (field) config->bits = FieldBits::Of(field->mask());
     resolved = field || !spec.yaml.Find("field");
-    // With an enable, the driver halts the counter before writing it (HPET:
-    // "software must halt the main counter before writing it"), so a
-    // writable counter is the design, not a slip.
+    // With an enable, the driver halts the counter before writing it (as an
+    // HPET driver does with its main counter), so a writable counter is the
+    // design, not a slip.
     if (resolved && !spec.yaml.Find("enable")) WarnUnlessHardwareDriven(spec, *reg, field, reader);
   }
   ReadRate(spec, reader, config->rate);

@@ -292,7 +292,7 @@ TEST(CounterBehaviourTest, EnableGatesTheCountingTimeExactly) {
   EXPECT_EQ(hpet->Read(0, kMainCnt, 64), 7'159u);
 }
 
-// HPET 2.3.9.2.1: software halts the counter to write it. A write while
+// An HPET driver halts the main counter to write it. A write while
 // halted sets the count, and counting goes on from it once started.
 TEST(CounterBehaviourTest, AWriteWhileHaltedSetsTheCount) {
   auto hpet = testing_support::Hpet();

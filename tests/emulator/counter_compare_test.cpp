@@ -1,7 +1,7 @@
 // `kind: counter` comparators (yaml/README.md "kind: counter"): "a match
 // happens when the count reaches the comparator's value, modulo the
 // counter's width", at the exact ns, on the device's event queue; HPET's
-// timers are the example (IA-PC HPET Specification 1.0a, 2.3.9).
+// timers are the example (IA-PC HPET Specification 1.0a).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -25,7 +25,9 @@ using testing_support::kT0Conf;
 using testing_support::kT0Period;
 using testing_support::kT1Cmp;
 
-uint64_t Status(Device& device) { return device.PeekRegister(testing_support::RegisterNamed(device.model(), "GINTR_STA")); }
+uint64_t Status(Device& device) {
+  return device.PeekRegister(testing_support::RegisterNamed(device.model(), "GINTR_STA"));
+}
 
 // T0 at 3 ticks matches at the first ns whose count is 3: ceil(3 * 69841279
 // fs) = 210ns (209.523837 rounded up), not a ns earlier.
@@ -61,7 +63,7 @@ TEST(CounterCompareTest, MatchInstantKeepsThePhase) {
   EXPECT_EQ(hpet->Read(0, kMainCnt, 64), 1007u);
 }
 
-// Periodic mode: each match adds T0_PERIOD to T0_CMP (HPET 2.3.9.2.2), so
+// Periodic mode: each match adds T0_PERIOD to T0_CMP (HPET periodic mode), so
 // the matches come at counts 10, 20, 30 with no drift.
 TEST(CounterCompareTest, PeriodicModeReloadsTheComparator) {
   auto hpet = testing_support::Hpet();

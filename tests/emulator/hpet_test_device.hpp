@@ -1,11 +1,11 @@
 #pragma once
-// An HPET (IA-PC HPET Specification 1.0a, 2.3) cut down to what `kind:
+// An HPET (IA-PC HPET Specification 1.0a) cut down to what `kind:
 // counter` drives, for the counter's tests: the main counter at 69841279 fs
 // (14.31818 MHz, the period COUNTER_CLK_PERIOD reports on PC chipsets),
 // started and halted by GEN_CONF.ENABLE_CNF, and two timers whose
 // comparators raise GINTR_STA bits. T0_PERIOD stands for the accumulator a
-// real HPET keeps behind T0_CMP in periodic mode (2.3.9.2.2: software
-// writes it through T0_CMP with Tn_VAL_SET_CNF); here it is a register.
+// real HPET keeps behind T0_CMP in periodic mode (software sets it
+// through T0_CMP with Tn_VAL_SET_CNF); here it is a register.
 
 #include <cstdint>
 #include <memory>

@@ -122,7 +122,8 @@ TEST(CounterCheckTest, PeriodAndFrequencyTogetherAreAnError) {
   EXPECT_THAT(loaded.diagnostics.all(),
               ElementsAre(AllOf(ErrorAt(25, 16, HasSubstr("counter behaviour 'counter' has both 'period' and "
                                                           "'frequency': give one")),
-                                Field(&Diagnostic::notes, ElementsAre(NoteAt(24, 13, HasSubstr("the period is here")))))))
+                                Field(&Diagnostic::notes,
+                                      ElementsAre(NoteAt(24, 13, HasSubstr("the period is here")))))))
       << Rendered(loaded);
 }
 
@@ -138,7 +139,8 @@ TEST(CounterCheckTest, RateErrorsAreLocated) {
 )");
   EXPECT_THAT(
       loaded.diagnostics.all(),
-      ElementsAre(ErrorAt(22, 52, HasSubstr("period: expected a period with a unit (fs, ps, ns, us, ms, s), got '1000'")),
+      ElementsAre(ErrorAt(22, 52, HasSubstr("period: expected a period with a unit (fs, ps, ns, us, ms, s), "
+                                            "got '1000'")),
                   ErrorAt(23, 52, HasSubstr("period: a counter period must be longer than 0ns")),
                   ErrorAt(24, 55, HasSubstr("frequency: a counter frequency must be above 0Hz")),
                   ErrorAt(25, 55, HasSubstr("does not fit in 64 bits")),
