@@ -1,6 +1,7 @@
 // The `counter` behaviour (yaml/README.md "behaviours"): "a free-running
 // counter driven by the virtual clock: adds `increment` every `period`,
 // wrapping at the field width".
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "regemu/regdb/behaviour_configs/forcewake.hpp"
 #include "tests/emulator/device_test_support.hpp"
+#include "tests/emulator/hpet_test_device.hpp"
 
 namespace regemu::emulator {
 namespace {
@@ -22,6 +24,9 @@ using ::testing::Not;
 using ::testing::Pair;
 using testing_support::Kinds;
 using testing_support::MakeDevice;
+using testing_support::HpetNsFor;
+using testing_support::kGenConf;
+using testing_support::kMainCnt;
 using testing_support::RegisterNamed;
 
 // A device with TIMESTAMP (64-bit, hw) and OASTATUS (COUNT in 31:8, a w1c
@@ -214,6 +219,129 @@ TEST(CounterBehaviourTest, TwoCountersAreIndependent) {
   device->Advance(160);
   EXPECT_EQ(Value(*device, "TIMESTAMP"), 2u);
   EXPECT_EQ(Value(*device, "OASTATUS"), 16u << 8);
+}
+
+// --- Exact rates, enable, writes, saturation (HPET numbers) ---------------
+
+// IA-PC HPET 1.0a: COUNTER_CLK_PERIOD 69841279 fs, "14.31818 MHz". One
+// second of virtual time is floor(10^15 / 69841279) = 14318179 ticks: the
+// datasheet's 14318180 within one tick, and exact to the fraction.
+TEST(CounterBehaviourTest, HpetPeriodCountsFourteenMillionTicksASecond) {
+  auto hpet = testing_support::Hpet(32);
+  hpet->Write(0, kGenConf, 64, 1);
+  hpet->Advance(1'000'000'000);
+  uint64_t count = hpet->Read(0, kMainCnt, 32);
+  EXPECT_NEAR(static_cast<double>(count), 14'318'180.0, 1.0);
+  EXPECT_EQ(count, 14'318'179u);
+}
+
+// An hour is exact however it is stepped: one step, or uneven steps (each
+// leaving a fraction of a tick), give floor(3600 * 10^15 / 69841279) =
+// 51545447785 ticks; a 32-bit counter holds that modulo 2^32.
+TEST(CounterBehaviourTest, AnHourIsExactWhateverTheSteps) {
+  constexpr uint64_t kHourNs = 3'600'000'000'000;
+  constexpr uint64_t kTicks = 51'545'447'785;
+  for (unsigned width : {32u, 64u}) {
+    auto one = testing_support::Hpet(width);
+    auto many = testing_support::Hpet(width);
+    one->Write(0, kGenConf, 64, 1);
+    many->Write(0, kGenConf, 64, 1);
+    one->Advance(kHourNs);
+    for (uint64_t left = kHourNs, step = 1; left != 0; step = step * 7 + 3) {
+      uint64_t now = std::min(left, step % 9'999'999'967);
+      many->Advance(now);
+      left -= now;
+    }
+    uint64_t expected = width == 32 ? kTicks & 0xFFFF'FFFF : kTicks;
+    EXPECT_EQ(one->Read(0, kMainCnt, width), expected) << width;
+    EXPECT_EQ(many->Read(0, kMainCnt, width), expected) << width;
+  }
+}
+
+// `frequency:` is exact too, decimals included; `period:` takes ps.
+TEST(CounterBehaviourTest, FrequenciesAndPicosecondsCountExactly) {
+  auto device = CounterDevice(
+      "  - {kind: counter, name: hpet, register: TIMESTAMP, frequency: 14318180Hz}\n"
+      "  - {kind: counter, name: rtc, register: OASTATUS, field: COUNT, frequency: 32.768kHz}\n");
+  device->Advance(1'000'000'000);
+  EXPECT_EQ(Value(*device, "TIMESTAMP"), 14'318'180u);
+  EXPECT_EQ(Value(*device, "OASTATUS") >> 8, 32'768u);
+
+  auto ps = CounterDevice("  - {kind: counter, register: TIMESTAMP, period: 1500ps}\n");
+  ps->Advance(2);  // 1.5ns: one tick
+  EXPECT_EQ(Value(*ps, "TIMESTAMP"), 1u);
+  ps->Advance(1);  // 3ns: two
+  EXPECT_EQ(Value(*ps, "TIMESTAMP"), 2u);
+  ps->Advance(2'999'997);  // 3ms: 2000000
+  EXPECT_EQ(Value(*ps, "TIMESTAMP"), 2'000'000u);
+}
+
+// Time while halted does not count, and starting and stopping loses
+// nothing: 10000 runs of 50ns count what 500000ns in one run counts,
+// floor(500000 * 10^6 / 69841279) = 7159.
+TEST(CounterBehaviourTest, EnableGatesTheCountingTimeExactly) {
+  auto hpet = testing_support::Hpet();
+  hpet->Advance(1'000'000);
+  EXPECT_EQ(hpet->Read(0, kMainCnt, 64), 0u);
+  for (int i = 0; i < 10'000; ++i) {
+    hpet->Write(0, kGenConf, 64, 1);
+    hpet->Advance(50);
+    hpet->Write(0, kGenConf, 64, 0);
+    hpet->Advance(30);
+  }
+  EXPECT_EQ(hpet->Read(0, kMainCnt, 64), 7'159u);
+}
+
+// An HPET driver halts the main counter to write it. A write while
+// halted sets the count, and counting goes on from it once started.
+TEST(CounterBehaviourTest, AWriteWhileHaltedSetsTheCount) {
+  auto hpet = testing_support::Hpet();
+  hpet->Write(0, kMainCnt, 64, 1000);
+  EXPECT_THAT(Kinds(*hpet), IsEmpty());
+  hpet->Advance(1'000'000);
+  EXPECT_EQ(hpet->Read(0, kMainCnt, 64), 1000u);
+  hpet->Write(0, kGenConf, 64, 1);
+  hpet->Advance(HpetNsFor(5));
+  EXPECT_EQ(hpet->Read(0, kMainCnt, 64), 1005u);
+}
+
+// A write while running restarts counting from the written value at that
+// instant: the next tick comes a whole period after the write, not at the
+// old phase (30ns after it).
+TEST(CounterBehaviourTest, AWriteWhileRunningRestartsFromTheWrittenValue) {
+  auto hpet = testing_support::Hpet();
+  hpet->Write(0, kGenConf, 64, 1);
+  hpet->Advance(HpetNsFor(10) + 40);  // count 10, 40ns into the next ~70ns tick
+  ASSERT_EQ(hpet->Read(0, kMainCnt, 64), 10u);
+  hpet->Write(0, kMainCnt, 64, 500);
+  hpet->Advance(HpetNsFor(1) - 1);
+  EXPECT_EQ(hpet->Read(0, kMainCnt, 64), 500u);
+  hpet->Advance(1);
+  EXPECT_EQ(hpet->Read(0, kMainCnt, 64), 501u);
+}
+
+// `saturate: true` stops at all-ones (covered once each time it gets
+// stuck); a lower count set afterwards counts again.
+TEST(CounterBehaviourTest, SaturatingCounterStopsAtAllOnes) {
+  DeviceOptions options;
+  options.coverage = true;
+  auto device = CounterDevice(
+      "  - {name: nibble, kind: counter, register: OASTATUS, field: NIBBLE, period: 1ns, saturate: true}\n", options);
+  RegisterId status = RegisterNamed(device->model(), "OASTATUS");
+  device->Advance(15);
+  EXPECT_EQ(device->PeekRegister(status), 0xF0u);
+  EXPECT_THAT(testing_support::PointHits(*device, "nibble"), ElementsAre(Pair("counter/saturated", 0)));
+  device->Advance(5);
+  EXPECT_EQ(device->PeekRegister(status), 0xF0u);
+  device->Advance(100);
+  EXPECT_EQ(device->PeekRegister(status), 0xF0u);
+  EXPECT_THAT(testing_support::PointHits(*device, "nibble"), ElementsAre(Pair("counter/saturated", 1)));
+  device->PokeRegister(status, 0x30);
+  device->Advance(2);
+  EXPECT_EQ(device->PeekRegister(status), 0x50u);
+  device->Advance(1'000);
+  EXPECT_EQ(device->PeekRegister(status), 0xF0u);
+  EXPECT_THAT(testing_support::PointHits(*device, "nibble"), ElementsAre(Pair("counter/saturated", 2)));
 }
 
 // Compile builds behaviours from the configs the checker keeps in the specs.

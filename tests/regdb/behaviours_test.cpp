@@ -76,13 +76,15 @@ TEST(BehavioursTest, CounterOnAFieldIsClean) {
   EXPECT_EQ(spec.loc.line, 14u);
   EXPECT_EQ(spec.kind_loc.line, 14u);
   EXPECT_EQ(spec.kind_loc.column, 11u);
-  // The check keeps the section resolved: register index, field bits, period in ns.
+  // The check keeps the section resolved: register index, field bits, the
+  // rate as ticks per ns (80ns: 1/80).
   const CounterConfig* config = ConfigAs<CounterConfig>(spec);
   ASSERT_NE(config, nullptr);
   EXPECT_EQ(config->reg, loaded.database.FindRegister("OASTATUS"));
   EXPECT_EQ(config->bits.mask, 0xFFFFFF00u);
   EXPECT_EQ(config->bits.shift, 8u);
-  EXPECT_EQ(config->period_ns, 80u);
+  EXPECT_EQ(config->rate.num, 1u);
+  EXPECT_EQ(config->rate.den, 80u);
   EXPECT_EQ(config->increment, 2u);
 }
 
@@ -102,7 +104,8 @@ TEST(BehavioursTest, CounterOnAWholeRegisterWithEveryUnitIsClean) {
   for (const BehaviourSpec& spec : loaded.database.behaviours) {
     const CounterConfig* config = ConfigAs<CounterConfig>(spec);
     ASSERT_NE(config, nullptr) << spec.name;
-    periods.push_back(config->period_ns);
+    EXPECT_EQ(config->rate.num, 1u) << spec.name;  // whole ns: one tick per `den` ns
+    periods.push_back(config->rate.den);
   }
   EXPECT_THAT(periods, ElementsAre(80u, 2'000u, 1'000'000u, 1'000'000'000u, 16u));
   const CounterConfig& ts = *ConfigAs<CounterConfig>(loaded.database.behaviours[0]);
@@ -205,7 +208,8 @@ TEST(BehavioursTest, CounterRequiresRegisterAndPeriod) {
 )");
   EXPECT_THAT(loaded.diagnostics.all(),
               ElementsAre(ErrorAt(14, 5, HasSubstr("behaviour 'counter' has no 'register' (required)")),
-                          ErrorAt(14, 5, HasSubstr("counter behaviour 'counter' has no 'period' (required)"))))
+                          ErrorAt(14, 5, HasSubstr("counter behaviour 'counter' has neither 'period' nor 'frequency' "
+                                                   "(one is required)"))))
       << Rendered(loaded);
 }
 
@@ -215,10 +219,10 @@ TEST(BehavioursTest, CounterPeriodNeedsAKnownUnit) {
   - {kind: counter, name: c, register: TIMESTAMP, period: "80 ns"}
 )");
   EXPECT_THAT(loaded.diagnostics.all(),
-              ElementsAre(ErrorAt(14, 59, HasSubstr("period: expected a duration with a unit (ns, us, ms, s), "
-                                                    "got '80xs'")),
-                          ErrorAt(15, 59, HasSubstr("period: expected a duration with a unit (ns, us, ms, s), "
-                                                    "got '80'")),
+              ElementsAre(ErrorAt(14, 59, HasSubstr("period: expected a period with a unit (fs, ps, ns, us, ms, "
+                                                    "s), got '80xs'")),
+                          ErrorAt(15, 59, HasSubstr("period: expected a period with a unit (fs, ps, ns, us, ms, "
+                                                    "s), got '80'")),
                           ErrorAt(16, 59, HasSubstr("got '80 ns'"))))
       << Rendered(loaded);
 }
