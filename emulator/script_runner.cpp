@@ -146,11 +146,17 @@ class Runner {
         }
         device_.Restore(*snapshot_);
         return;
-      case ScriptOp::kInject:
+      case ScriptOp::kInject: {
+        ScriptInject inject{device_.access_count(), 0, "inject " + command.verb};
+        for (const std::string& arg : command.args) inject.text += " " + arg;
         if (std::string why = device_.Inject(command.verb, command.args); !why.empty()) {
           result_.error = ScriptFailure{command.verb_loc, "inject " + command.verb + ": " + why};
+          return;
         }
+        inject.end_sequence = device_.access_count();
+        result_.injects.push_back(std::move(inject));
         return;
+      }
       case ScriptOp::kExpectIrq: {
         ++result_.checks;
         if (!command.verb.empty()) {  // a named line

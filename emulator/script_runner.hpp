@@ -78,11 +78,21 @@ struct ScriptPoll {
   uint64_t last_sequence = 0;   // and of its last entry
 };
 
+// An `inject` the run made: it goes back into the printed trace (which
+// replays it) in place of the accesses it made itself, which are entries
+// (after_sequence, end_sequence] of the trace.
+struct ScriptInject {
+  uint64_t after_sequence = 0;
+  uint64_t end_sequence = 0;
+  std::string text;  // "inject VERB ARGS..."
+};
+
 struct RunResult {
   std::vector<ScriptFailure> failures;
   std::vector<ScriptViolation> violations;  // in the order recorded (up to the device's max_violations)
   std::vector<ScriptValue> values;
   std::vector<ScriptPoll> polls;  // in the order run
+  std::vector<ScriptInject> injects;  // in the order run
   size_t unannounced_failing = 0;  // violations that fail the run: not announced, and the policy says kFail
   size_t commands_run = 0;
   size_t checks = 0;  // expect, poll, expect-irq and expect-violation commands evaluated
@@ -101,7 +111,7 @@ RunResult RunScript(const Script& script, Device& device, const RunOptions& opti
 // poll's next read (or its end): the text still replays to the same state
 // and time, with fewer reads.
 std::string RenderRunTrace(const Model& model, const std::vector<TraceEntry>& trace,
-                           const std::vector<ScriptPoll>& polls);
+                           const std::vector<ScriptPoll>& polls, const std::vector<ScriptInject>& injects = {});
 
 // `failure` rendered like a diagnostic: `PATH:LINE:COL: error: message`, the line and a caret.
 std::string FormatScriptFailure(const Script& script, const ScriptFailure& failure);

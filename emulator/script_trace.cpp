@@ -27,11 +27,26 @@ bool SameRead(const TraceEntry& a, const TraceEntry& b) {
 }  // namespace
 
 std::string RenderRunTrace(const Model& model, const std::vector<TraceEntry>& trace,
-                           const std::vector<ScriptPoll>& polls) {
+                           const std::vector<ScriptPoll>& polls, const std::vector<ScriptInject>& injects) {
   std::string text;
   size_t poll = 0;  // polls and trace are both in sequence order
+  size_t inject = 0;  // so are injects
   for (size_t i = 0; i < trace.size();) {
     const TraceEntry& first = trace[i];
+    // An inject replays with what it did itself (a command processor's
+    // accesses): its line stands for those entries.
+    bool replaced = false;
+    while (inject < injects.size() && injects[inject].after_sequence < first.sequence) {
+      text += injects[inject].text + "\n";
+      replaced = replaced || first.sequence <= injects[inject].end_sequence;
+      if (first.sequence <= injects[inject].end_sequence) break;
+      ++inject;
+    }
+    if (replaced) {
+      while (i < trace.size() && trace[i].sequence <= injects[inject].end_sequence) ++i;
+      ++inject;
+      continue;
+    }
     while (poll < polls.size() && polls[poll].last_sequence < first.sequence) ++poll;
     bool in_poll = poll < polls.size() && polls[poll].first_sequence <= first.sequence;
     // The reads identical to `first`, with only the poll's steps between them.
@@ -65,6 +80,7 @@ std::string RenderRunTrace(const Model& model, const std::vector<TraceEntry>& tr
     }
     i = end;
   }
+  for (; inject < injects.size(); ++inject) text += injects[inject].text + "\n";
   return text;
 }
 

@@ -123,11 +123,10 @@ class ReactionsChecker {
       if (list == nullptr || !reader_.ExpectSequence(*list, list == rules ? "rules" : "reactions")) continue;
       for (const YamlNode& item : list->children) {
         const YamlNode* name = item.IsMap() ? item.Find("name") : nullptr;
-        if (name == nullptr) continue;
-        auto id = reader_.Identifier(*name, "reaction name");
-        if (!id) continue;
-        if (!names_.emplace(*id, static_cast<uint32_t>(names_.size())).second) {
-          reader_.Error(*name, "reaction '" + *id + "' is defined twice in behaviour '" + spec_.name + "'");
+        // A bad name is reported once, when the reaction itself is read.
+        if (name == nullptr || !name->IsScalar() || !IsIdentifier(name->text)) continue;
+        if (!names_.emplace(name->text, static_cast<uint32_t>(names_.size())).second) {
+          reader_.Error(*name, "reaction '" + name->text + "' is defined twice in behaviour '" + spec_.name + "'");
         }
       }
     }

@@ -95,7 +95,7 @@ void RegisterTestTimer() {
   (void)done;
 }
 
-constexpr const char* kTimerDevice = R"(device: timer
+constexpr const char* kTimerDevice = R"y(device: timer
 spaces:
   - {name: mmio, kind: mmio, size: 0x100}
 registers:
@@ -103,7 +103,7 @@ registers:
   - {name: LOG, space: mmio, offset: 0x8, width: 64, access: hw}
 behaviours:
   - {kind: test-timer, register: ARM, log: LOG}
-)";
+)y";
 
 class EventQueueTest : public ::testing::Test {
  protected:
@@ -185,12 +185,12 @@ TEST(EventQueueCostTest, AccessCostReachesEvents) {
 // A script's `step` with no duration goes to the next event exactly, and a
 // poll's wait stops at an event due before its next read.
 TEST_F(EventQueueTest, ScriptStepAndPollReachTheNextEvent) {
-  Script script = ParseScript(R"(write32 ARM 1234
+  Script script = ParseScript(R"y(write32 ARM 1234
 step
 expect64 LOG 0xd2
 write32 ARM 77
 poll64 LOG 0x4d mask 0xff timeout 1ms
-)",
+)y",
                               "step.script", device_->model());
   ASSERT_TRUE(script.ok()) << script.FormatErrors();
   RunOptions options;
@@ -226,12 +226,12 @@ TEST(BehaviourRegistryTest, RefusesTakenAndBadNames) {
 // kinds it could have meant, registered ones included.
 TEST(BehaviourRegistryTest, UnknownKindOffersRegisteredOnes) {
   RegisterTestTimer();
-  regdb::LoadedDatabase loaded = regdb::testing_support::CheckYaml(R"(device: t
+  regdb::LoadedDatabase loaded = regdb::testing_support::CheckYaml(R"y(device: t
 spaces: [{name: mmio, kind: mmio, size: 0x10}]
 registers: [{name: A, space: mmio, offset: 0}]
 behaviours:
   - {kind: test-timr, register: A}
-)");
+)y");
   EXPECT_THAT(regdb::testing_support::Rendered(loaded), HasSubstr("test-timer"));
 }
 

@@ -9,6 +9,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/script_runner.hpp"
 #include "tests/emulator/device_test_support.hpp"
 
 namespace regemu::emulator {
@@ -21,7 +23,7 @@ using testing_support::Kinds;
 using testing_support::MakeDevice;
 using testing_support::RegisterNamed;
 
-constexpr const char* kController = R"(device: ctrl
+constexpr const char* kController = R"y(device: ctrl
 spaces:
   - {name: bar0, kind: mmio, size: 0x100}
   - {name: state, kind: state, size: 0x10}
@@ -43,7 +45,7 @@ registers:
   - {name: AQA, space: bar0, offset: 0x24}
   - {name: DB, space: bar0, offset: 0x40}
   - {name: COUNT, space: state, offset: 0x0}
-)";
+)y";
 
 std::unique_ptr<Device> Controller(const std::string& behaviours, DeviceOptions options = {}) {
   options.policy = ViolationPolicy::Lenient();
@@ -61,7 +63,7 @@ class Regs {
   Device& device_;
 };
 
-constexpr const char* kReady = R"(  - name: controller
+constexpr const char* kReady = R"y(  - name: controller
     kind: reactions
     reactions:
       - name: enable
@@ -73,7 +75,7 @@ constexpr const char* kReady = R"(  - name: controller
         do:
           - {cancel: enable}
           - {after: 1ms, set: {CSTS.RDY: 0}}
-)";
+)y";
 
 // "writing CC.EN = 1: CSTS.RDY becomes 1 after 2 ms", exactly then.
 TEST(ReactionsTest, DelayedSetHappensAtItsInstant) {
@@ -111,7 +113,7 @@ TEST(ReactionsTest, RiseNeedsAChange) {
 
 // Set values are expressions over fields and the access's value.
 TEST(ReactionsTest, SetTakesExpressions) {
-  auto device = Controller(R"(  - name: c
+  auto device = Controller(R"y(  - name: c
     kind: reactions
     reactions:
       - name: shutdown
@@ -124,7 +126,7 @@ TEST(ReactionsTest, SetTakesExpressions) {
         on: {write: AQA}
         do:
           - {set: {COUNT: "COUNT + (value & 0xF)"}}
-)");
+)y");
   Regs regs(*device);
   regs.Write("CC", 1u << 14);  // SHN = 01b
   EXPECT_EQ(regs("CSTS"), 1u << 2);
@@ -137,13 +139,13 @@ TEST(ReactionsTest, SetTakesExpressions) {
 
 // `change` with `to:` fires only when the field becomes that value.
 TEST(ReactionsTest, ChangeToAValue) {
-  auto device = Controller(R"(  - name: c
+  auto device = Controller(R"y(  - name: c
     kind: reactions
     reactions:
       - name: abrupt
         on: {change: CC.SHN, to: 2}
         do: [{set: {COUNT: "COUNT + 1"}}]
-)");
+)y");
   Regs regs(*device);
   regs.Write("CC", 1u << 14);
   regs.Write("CC", 2u << 14);
@@ -152,7 +154,7 @@ TEST(ReactionsTest, ChangeToAValue) {
   EXPECT_EQ(regs("COUNT"), 2u);
 }
 
-constexpr const char* kRules = R"(  - name: rules
+constexpr const char* kRules = R"y(  - name: rules
     kind: reactions
     ref: "NVMe Base 2.0 §3.1.3.5"
     reactions:
@@ -163,19 +165,19 @@ constexpr const char* kRules = R"(  - name: rules
         on: {fall: CC.EN}
         do: [{cancel: enable}, {after: 1ms, set: {CSTS.RDY: 0}}]
     rules:
-      - name: aqa-while-enabled
+      - name: aqa_while_enabled
         on: {write: AQA}
         when: "CC.EN == 1"
         violation: "AQA may only be modified while CC.EN = 0"
-      - name: enable-while-ready
+      - name: enable_while_ready
         on: {rise: CC.EN}
         when: "CSTS.RDY == 1"
         violation: "CC.EN set to 1 while CSTS.RDY is still 1: wait for RDY = 0 after clearing EN"
-      - name: doorbell-before-ready
+      - name: doorbell_before_ready
         on: {write: DB}
         when: "CSTS.RDY == 0"
         violation: "a doorbell was written before CSTS.RDY = 1"
-)";
+)y";
 
 // The driver's mistakes the rules name, as `protocol` violations at the
 // access that broke them, with the rule's text and reference.
@@ -197,7 +199,7 @@ TEST(ReactionsTest, RulesReportTheDriversMistakes) {
   EXPECT_THAT(violations[0].rule, HasSubstr("before CSTS.RDY = 1"));
   EXPECT_EQ(violations[1].register_name, "AQA");
   EXPECT_THAT(violations[1].rule, HasSubstr("NVMe Base 2.0 §3.1.3.5"));
-  EXPECT_THAT(violations[1].rule, HasSubstr("rule 'aqa-while-enabled'"));
+  EXPECT_THAT(violations[1].rule, HasSubstr("rule 'aqa_while_enabled'"));
   EXPECT_THAT(violations[1].rule, HasSubstr("when CC.EN == 1"));
   EXPECT_EQ(violations[2].register_name, "CC");
   EXPECT_THAT(violations[2].rule, HasSubstr("still 1"));
@@ -220,18 +222,18 @@ TEST(ReactionsTest, CorrectSequenceIsClean) {
 // Conditions see the state the access left, before any reaction acts: a
 // reaction setting RDY at once does not make the rule on the same rise fire.
 TEST(ReactionsTest, ConditionsAreEvaluatedBeforeActions) {
-  auto device = Controller(R"(  - name: c
+  auto device = Controller(R"y(  - name: c
     kind: reactions
     reactions:
-      - name: instant-ready
+      - name: instant_ready
         on: {rise: CC.EN}
         do: [{set: {CSTS.RDY: 1}}]
     rules:
-      - name: enable-while-ready
+      - name: enable_while_ready
         on: {rise: CC.EN}
         when: "CSTS.RDY == 1"
         violation: "CC.EN set while RDY = 1"
-)");
+)y");
   Regs regs(*device);
   regs.Write("CC", 1);
   EXPECT_EQ(regs("CSTS"), 1u);
@@ -240,16 +242,16 @@ TEST(ReactionsTest, ConditionsAreEvaluatedBeforeActions) {
 
 // A set triggers the reactions watching what it changed, in the same instant.
 TEST(ReactionsTest, SetsChainToOtherReactions) {
-  auto device = Controller(R"(  - name: c
+  auto device = Controller(R"y(  - name: c
     kind: reactions
     reactions:
       - name: ready
         on: {rise: CC.EN}
         do: [{set: {CSTS.RDY: 1}}]
-      - name: on-ready
+      - name: on_ready
         on: {rise: CSTS.RDY}
         do: [{set: {COUNT: 7}}]
-)");
+)y");
   Regs regs(*device);
   regs.Write("CC", 1);
   EXPECT_EQ(regs("COUNT"), 7u);
@@ -258,7 +260,7 @@ TEST(ReactionsTest, SetsChainToOtherReactions) {
 // A loop whose condition keeps it going is stopped at the bound, as an
 // `unmodelled` violation (the database's mistake), never a hang.
 TEST(ReactionsTest, ChainThatDoesNotSettleIsStopped) {
-  auto device2 = Controller(R"(  - name: c
+  auto device2 = Controller(R"y(  - name: c
     kind: reactions
     reactions:
       - name: kick
@@ -268,7 +270,7 @@ TEST(ReactionsTest, ChainThatDoesNotSettleIsStopped) {
         on: {change: COUNT}
         when: "COUNT < 1000"
         do: [{set: {COUNT: "COUNT + 1"}}]
-)");
+)y");
   EXPECT_EQ(device2->Inject("kick", {}), "");
   ASSERT_THAT(Kinds(*device2), ElementsAre(ViolationKind::kUnmodelled));
   EXPECT_THAT(device2->violations()[0].rule, HasSubstr("did not settle"));
@@ -277,13 +279,13 @@ TEST(ReactionsTest, ChainThatDoesNotSettleIsStopped) {
 
 // Injected hardware events with arguments.
 TEST(ReactionsTest, EventsTakeArguments) {
-  auto device = Controller(R"(  - name: c
+  auto device = Controller(R"y(  - name: c
     kind: reactions
     reactions:
       - name: media
         on: {event: media-ready, args: [count, shift]}
         do: [{set: {COUNT: "count << shift"}}]
-)");
+)y");
   EXPECT_EQ(device->Inject("media-ready", std::vector<std::string>{"3", "4"}), "");
   EXPECT_EQ(Regs(*device)("COUNT"), 48u);
   EXPECT_THAT(device->Inject("media-ready", std::vector<std::string>{"3"}), HasSubstr("takes 2 argument(s)"));
@@ -292,7 +294,7 @@ TEST(ReactionsTest, EventsTakeArguments) {
 
 // Memory writes and messages.
 TEST(ReactionsTest, WritesMemoryAndSendsMessages) {
-  auto device = Controller(R"(  - name: c
+  auto device = Controller(R"y(  - name: c
     kind: reactions
     reactions:
       - name: post
@@ -300,7 +302,7 @@ TEST(ReactionsTest, WritesMemoryAndSendsMessages) {
         do:
           - {write_memory: {space: host, address: "0x100 + value * 4", width: 32, value: "0xC0DE0000 | value"}}
           - {message: {address: 0xFEE00000, data: "value"}}
-)");
+)y");
   Regs regs(*device);
   regs.Write("DB", 3);
   uint8_t bytes[4] = {};
@@ -323,6 +325,36 @@ TEST(ReactionsTest, ResetAndSnapshot) {
   device->Restore(snapshot);
   device->Advance(2'000'000);
   EXPECT_EQ(regs("CSTS"), 1u);
+}
+
+// `regemu run`'s printed trace keeps the script's injects, so it replays to
+// the same state.
+TEST(ReactionsTest, PrintedTraceReplaysInjects) {
+  const std::string behaviours = R"y(  - name: c
+    kind: reactions
+    reactions:
+      - name: media
+        on: {event: media_ready, args: [count]}
+        do: [{set: {COUNT: "COUNT + count"}}, {after: 1us, set: {CSTS.RDY: 1}}]
+)y";
+  auto device = Controller(behaviours);
+  Script script = ParseScript("write32 AQA 1\ninject media_ready 5\nstep 2us\ninject media_ready 2\n", "s.script",
+                              device->model());
+  ASSERT_TRUE(script.ok()) << script.FormatErrors();
+  RunResult result = RunScript(script, *device);
+  ASSERT_TRUE(result.passed());
+  std::string trace = RenderRunTrace(device->model(), device->Trace(), result.polls, result.injects);
+  EXPECT_THAT(trace, HasSubstr("inject media_ready 5\n"));
+
+  auto replayed = Controller(behaviours);
+  Script again = ParseScript(trace, "trace.script", replayed->model());
+  ASSERT_TRUE(again.ok()) << again.FormatErrors();
+  ASSERT_TRUE(RunScript(again, *replayed).passed());
+  Regs a(*device), b(*replayed);
+  EXPECT_EQ(b("COUNT"), 7u);
+  EXPECT_EQ(a("COUNT"), b("COUNT"));
+  EXPECT_EQ(a("CSTS"), b("CSTS"));
+  EXPECT_EQ(device->now_ns(), replayed->now_ns());
 }
 
 }  // namespace

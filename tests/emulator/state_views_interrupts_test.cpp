@@ -24,7 +24,7 @@ using testing_support::MakeDevice;
 using testing_support::RegisterNamed;
 using testing_support::SpaceNamed;
 
-constexpr const char* kDevice = R"(device: views
+constexpr const char* kDevice = R"y(device: views
 spaces:
   - {name: bar0, kind: mmio, size: 0x100}
   - {name: state, kind: state, size: 0x10}
@@ -55,7 +55,7 @@ registers:
     offset: 0x24
     fields:
       - {name: T1_EN, bits: 1}
-)";
+)y";
 
 std::unique_ptr<Device> ViewsDevice(const std::string& behaviours = "") {
   DeviceOptions options;
@@ -105,7 +105,7 @@ TEST(StateSpaceTest, NoBusAccessReachesIt) {
   EXPECT_EQ(device->violation_count(), 3u);
 }
 
-constexpr const char* kRollUp = R"(behaviours:
+constexpr const char* kRollUp = R"y(behaviours:
   - name: irq
     kind: interrupts
     sources:
@@ -119,7 +119,7 @@ constexpr const char* kRollUp = R"(behaviours:
     reactions:
       - {name: complete, on: {event: complete}, do: [{set: {IS.V0: 1}}]}
       - {name: tick, on: {event: tick}, do: [{set: {IS.T1: 1}}]}
-)";
+)y";
 
 class InterruptsTest : public ::testing::Test {
  protected:

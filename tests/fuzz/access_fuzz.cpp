@@ -1,4 +1,4 @@
-// access_fuzz: bytes -> a shipped database (hsw, bdw, icl) and a sequence of
+// access_fuzz: bytes -> a shipped database (hsw, bdw, icl, nvme) and a sequence of
 // typed operations against a device of it, checked against an independent
 // reference model of the access policies after every operation
 // (access_harness.hpp). A broken invariant aborts, naming the operation.
@@ -35,6 +35,11 @@ namespace {
 // core turns memory decode and bus mastering on, i915 wakes every
 // force-wake domain (tests/scripts/icl_forcewake_domains.script).
 std::string BringUp(std::string_view database) {
+  // NVMe: memory decode, the admin queues in host memory, enabled and ready.
+  if (database == "nvme") {
+    return "write16 CMD 0x0006\nwrite32 AQA 0x001F001F\nwrite64 ASQ 0x10000\nwrite64 ACQ 0x20000\n"
+           "write32 CC 0x00460001\nstep 2ms\n";
+  }
   if (database != "icl") return "";
   std::string text = "write16 PCICMD 0x0006\n";
   std::vector<std::string> requests = {"FORCEWAKE_GT_GEN9", "FORCEWAKE_RENDER_GEN9"};
@@ -59,7 +64,7 @@ std::vector<std::unique_ptr<fuzz::AccessHarness>>& Harnesses() {
       if (const char* ops = std::getenv("REGEMU_FUZZ_OPS")) made.back()->set_operations_per_input(std::strtoull(ops, nullptr, 10));
     }
     if (made.empty()) {
-      std::fprintf(stderr, "access_fuzz: REGEMU_FUZZ_DEVICES names none of hsw, bdw, icl\n");
+      std::fprintf(stderr, "access_fuzz: REGEMU_FUZZ_DEVICES names none of hsw, bdw, icl, nvme\n");
       std::abort();
     }
     return made;

@@ -6,6 +6,9 @@
 #include "regemu/emulator/behaviour.hpp"
 #include "regemu/regdb/yaml_tree.hpp"
 
+#include <cctype>
+#include <string>
+
 namespace regemu::fuzz {
 namespace {
 
@@ -16,11 +19,35 @@ using regdb::WriteEffect;
 // anywhere in its YAML: a behaviour may poke any of them at any time (an
 // ack after a latency, a status bit at an injected event), so the model
 // cannot predict them. Naming is all it takes, whatever the key.
+// Expressions (`CC.EN == 1`, `ASQ & ~0xFFF`) name registers among other
+// words, and an array's template (`SQ{n}TDBL`) names every element: each
+// identifier of a scalar counts.
 void MarkNamedRegisters(const regdb::YamlNode& node, const emulator::Model& model, std::vector<bool>& named) {
   if (node.IsScalar()) {
     std::string_view text = node.text;
-    text = text.substr(0, text.find('.'));
-    if (auto reg = model.FindRegister(text)) named[*reg] = true;
+    auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '{' || c == '}'; };
+    for (size_t i = 0; i < text.size();) {
+      if (!word_char(text[i])) {
+        ++i;
+        continue;
+      }
+      size_t end = i;
+      while (end < text.size() && word_char(text[end])) ++end;
+      std::string word(text.substr(i, end - i));
+      if (size_t at = word.find("{n}"); at != std::string::npos) {
+        for (emulator::RegisterId id = 0; id < named.size(); ++id) {
+          const std::string& name = model.registers()[id].name;
+          size_t tail = word.size() - at - 3;
+          if (name.size() > word.size() - 3 && name.compare(0, at, word, 0, at) == 0 &&
+              name.compare(name.size() - tail, tail, word, at + 3, tail) == 0) {
+            named[id] = true;
+          }
+        }
+      } else if (auto reg = model.FindRegister(word)) {
+        named[*reg] = true;
+      }
+      i = end;
+    }
     return;
   }
   for (const regdb::YamlNode& child : node.children) MarkNamedRegisters(child, model, named);
@@ -50,6 +77,11 @@ ReferenceModel::ReferenceModel(const regdb::Database& database, const emulator::
   std::vector<bool> aliased(count, false);
   for (emulator::RegisterId id = 0; id < count; ++id) {
     const regdb::Register& reg = database.registers[id];
+    // Views: a write through one changes the others (not modelled here).
+    if (!reg.view_of.empty()) {
+      aliased[id] = true;
+      if (auto target = model.FindRegister(reg.view_of)) aliased[*target] = true;
+    }
     if (reg.alias_of.empty()) continue;
     aliased[id] = true;
     if (auto target = model.FindRegister(reg.alias_of)) aliased[*target] = true;

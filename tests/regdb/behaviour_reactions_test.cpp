@@ -22,7 +22,7 @@ using testing_support::ErrorAt;
 using testing_support::Rendered;
 
 // Fourteen lines; each test's behaviours start on line 15.
-constexpr const char* kDevice = R"(device: ctrl
+constexpr const char* kDevice = R"y(device: ctrl
 spaces:
   - {name: bar0, kind: mmio, size: 0x100}
   - {name: state, kind: state, size: 0x10}
@@ -36,7 +36,7 @@ registers:
   - {name: INTMC, space: bar0, offset: 0x10, view_of: IVM, access: w1c}
   - {name: IS, space: bar0, offset: 0x20, fields: [{name: V0, bits: 0, access: w1c}]}
 behaviours:
-)";
+)y";
 
 LoadedDatabase Check(const std::string& behaviours) { return CheckYaml(std::string(kDevice) + behaviours); }
 
@@ -49,7 +49,7 @@ const Config* ConfigNamed(const LoadedDatabase& loaded, const std::string& name)
 }
 
 TEST(ReactionsCheckTest, ValidSectionBuildsItsConfig) {
-  LoadedDatabase loaded = Check(R"(  - name: c
+  LoadedDatabase loaded = Check(R"y(  - name: c
     kind: reactions
     ref: "NVMe Base 2.0 §3.1.3.5"
     reactions:
@@ -62,7 +62,7 @@ TEST(ReactionsCheckTest, ValidSectionBuildsItsConfig) {
         do: [{cancel: enable}, {set: {CSTS.RDY: 0}}]
     rules:
       - {name: aqa, on: {write: AQA}, when: "CC.EN == 1", violation: "AQA written while enabled"}
-)");
+)y");
   ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
   const auto* config = ConfigNamed<ReactionsConfig>(loaded, "c");
   ASSERT_NE(config, nullptr);
@@ -79,42 +79,42 @@ TEST(ReactionsCheckTest, ValidSectionBuildsItsConfig) {
 }
 
 TEST(ReactionsCheckTest, UnknownFieldInATrigger) {
-  LoadedDatabase loaded = Check(R"(  - name: c
+  LoadedDatabase loaded = Check(R"y(  - name: c
     kind: reactions
     reactions:
       - {name: r, on: {rise: CC.EM}, do: [{set: {CSTS.RDY: 1}}]}
-)");
+)y");
   EXPECT_THAT(loaded.diagnostics.all(), Contains(ErrorAt(18, 30, HasSubstr("no field 'EM' (did you mean 'EN'?)"))))
       << Rendered(loaded);
 }
 
 TEST(ReactionsCheckTest, UnknownFieldInACondition) {
-  LoadedDatabase loaded = Check(R"(  - name: c
+  LoadedDatabase loaded = Check(R"y(  - name: c
     kind: reactions
     rules:
       - {name: r, on: {write: AQA}, when: "CC.EM == 1", violation: "x"}
-)");
+)y");
   EXPECT_THAT(Rendered(loaded), HasSubstr("unknown name 'CC.EM' (did you mean 'CC.EN'?)"));
   EXPECT_THAT(Rendered(loaded), HasSubstr("test.yaml:18:"));
 }
 
 // "a condition comparing a field with a value it cannot hold"
 TEST(ReactionsCheckTest, ConditionAFieldCannotHold) {
-  LoadedDatabase loaded = Check(R"(  - name: c
+  LoadedDatabase loaded = Check(R"y(  - name: c
     kind: reactions
     rules:
       - {name: r, on: {write: AQA}, when: "CC.SHN == 4", violation: "x"}
-)");
+)y");
   EXPECT_THAT(Rendered(loaded), HasSubstr("CC.SHN is 2 bits wide (0..3): 'CC.SHN == 4' is never true"));
 }
 
 // "a delay without a unit"
 TEST(ReactionsCheckTest, DelayWithoutAUnit) {
-  LoadedDatabase loaded = Check(R"(  - name: c
+  LoadedDatabase loaded = Check(R"y(  - name: c
     kind: reactions
     reactions:
       - {name: r, on: {rise: CC.EN}, do: [{after: 2000, set: {CSTS.RDY: 1}}]}
-)");
+)y");
   EXPECT_THAT(loaded.diagnostics.all(),
               Contains(ErrorAt(18, 52, HasSubstr("is a number, expected a time (give it a unit"))))
       << Rendered(loaded);
@@ -122,140 +122,140 @@ TEST(ReactionsCheckTest, DelayWithoutAUnit) {
 
 // "an expression overflow"
 TEST(ReactionsCheckTest, ExpressionOverflow) {
-  LoadedDatabase loaded = Check(R"(  - name: c
+  LoadedDatabase loaded = Check(R"y(  - name: c
     kind: reactions
     reactions:
       - {name: r, on: {write: AQA}, do: [{set: {AQA: "0xFFFFFFFFFFFFFFFF + 1"}}]}
-)");
+)y");
   EXPECT_THAT(Rendered(loaded), HasSubstr("overflows 64 bits"));
 }
 
 // "a reaction loop": two reactions setting, at once and unconditionally,
 // what the other is triggered by.
 TEST(ReactionsCheckTest, LoopThatCannotSettle) {
-  LoadedDatabase loaded = Check(R"(  - name: c
+  LoadedDatabase loaded = Check(R"y(  - name: c
     kind: reactions
     reactions:
       - {name: a, on: {change: CC.SHN}, do: [{set: {AQA: "AQA + 1"}}]}
       - {name: b, on: {change: AQA}, do: [{set: {CC.SHN: "CC.SHN + 1"}}]}
-)");
+)y");
   EXPECT_THAT(Rendered(loaded), HasSubstr("reactions 'a' → 'b' → 'a' never settle"));
 }
 
 // A loop with a condition may end: checked at run time, not refused.
 TEST(ReactionsCheckTest, ConditionalLoopIsAccepted) {
-  LoadedDatabase loaded = Check(R"(  - name: c
+  LoadedDatabase loaded = Check(R"y(  - name: c
     kind: reactions
     reactions:
       - {name: a, on: {change: AQA}, when: "AQA < 10", do: [{set: {AQA: "AQA + 1"}}]}
-)");
+)y");
   EXPECT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
 }
 
 TEST(ReactionsCheckTest, TriggerMistakes) {
-  EXPECT_THAT(Rendered(Check(R"(  - name: c
+  EXPECT_THAT(Rendered(Check(R"y(  - name: c
     kind: reactions
     reactions:
       - {name: r, on: {rise: CC.EN, fall: CC.EN}, do: [{cancel: r}]}
-)")),
+)y")),
               HasSubstr("has both 'rise' and 'fall'"));
-  EXPECT_THAT(Rendered(Check(R"(  - name: c
+  EXPECT_THAT(Rendered(Check(R"y(  - name: c
     kind: reactions
     reactions:
       - {name: r, on: {change: CC.SHN, to: 4}, do: [{cancel: r}]}
-)")),
+)y")),
               HasSubstr("CC.SHN can never become 4"));
-  EXPECT_THAT(Rendered(Check(R"(  - name: c
+  EXPECT_THAT(Rendered(Check(R"y(  - name: c
     kind: reactions
     reactions:
       - {name: r, on: {rise: CC.EN}, do: [{cancel: enabel}]}
       - {name: enable, on: {rise: CC.EN}, do: [{cancel: r}]}
-)")),
+)y")),
               HasSubstr("cancels unknown reaction 'enabel' (did you mean 'enable'?)"));
-  EXPECT_THAT(Rendered(Check(R"(  - name: c
+  EXPECT_THAT(Rendered(Check(R"y(  - name: c
     kind: reactions
     rules:
       - {name: r, on: {write: AQA}, violation: "x", kind: protocl}
-)")),
+)y")),
               HasSubstr("did you mean 'protocol'"));
-  EXPECT_THAT(Rendered(Check(R"(  - name: c
+  EXPECT_THAT(Rendered(Check(R"y(  - name: c
     kind: reactions
     reactions:
       - {name: r, on: {write: AQA}, do: [{set: {CC.SHN: 5}}]}
-)")),
+)y")),
               HasSubstr("CC.SHN holds 0..3: it cannot be set to 5"));
-  EXPECT_THAT(Rendered(Check(R"(  - name: c
+  EXPECT_THAT(Rendered(Check(R"y(  - name: c
     kind: reactions
     reactions:
       - {name: r, on: {write: AQA}}
-)")),
+)y")),
               HasSubstr("needs `do:` (its actions) or `violation:`"));
-  EXPECT_THAT(Rendered(Check(R"(  - name: c
+  EXPECT_THAT(Rendered(Check(R"y(  - name: c
     kind: reactions
     reactions:
       - {name: r, on: {write: AQA}, do: [{cancel: r}]}
       - {name: r, on: {write: AQA}, do: [{cancel: r}]}
-)")),
+)y")),
               HasSubstr("reaction 'r' is defined twice"));
 }
 
 // `value` is the access's: a delayed action no longer has it.
 TEST(ReactionsCheckTest, ValueIsGoneAfterADelay) {
-  LoadedDatabase loaded = Check(R"(  - name: c
+  LoadedDatabase loaded = Check(R"y(  - name: c
     kind: reactions
     reactions:
       - {name: r, on: {write: AQA}, do: [{after: 1us, set: {CSTS: value}}]}
-)");
+)y");
   EXPECT_THAT(Rendered(loaded), HasSubstr("unknown name 'value'"));
 }
 
 TEST(InterruptsCheckTest, SourcesAndOutputs) {
-  LoadedDatabase loaded = Check(R"(  - name: irq
+  LoadedDatabase loaded = Check(R"y(  - name: irq
     kind: interrupts
     sources:
       - {name: admin, status: IS.V0, mask: IVM}
     outputs:
       - {name: pin}
       - {name: timer, sources: [admin], line: IRQ8}
-)");
+)y");
   ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
   const auto* config = ConfigNamed<InterruptsConfig>(loaded, "irq");
   ASSERT_NE(config, nullptr);
   EXPECT_EQ(config->outputs[1].line, "IRQ8");
-  EXPECT_THAT(Rendered(Check(R"(  - name: irq
+  EXPECT_THAT(Rendered(Check(R"y(  - name: irq
     kind: interrupts
     sources:
       - {name: admin, status: IS.V1}
-)")),
+)y")),
               HasSubstr("has no field 'V1'"));
-  EXPECT_THAT(Rendered(Check(R"(  - name: irq
+  EXPECT_THAT(Rendered(Check(R"y(  - name: irq
     kind: interrupts
     sources:
       - {name: admin, status: IS.V0}
     outputs:
       - {name: a, sources: [admni]}
-)")),
+)y")),
               HasSubstr("unknown source 'admni' (did you mean 'admin'?)"));
-  EXPECT_THAT(Rendered(Check(R"(  - name: irq
+  EXPECT_THAT(Rendered(Check(R"y(  - name: irq
     kind: interrupts
     sources:
       - {name: admin, status: IS.V0}
     outputs:
       - {name: a}
       - {name: b}
-)")),
+)y")),
               HasSubstr("only one output without `line:`"));
 }
 
 TEST(ViewsCheckTest, ViewMistakes) {
   auto with = [](const std::string& registers) {
-    return Rendered(CheckYaml(R"(device: v
+    return Rendered(CheckYaml(R"y(device: v
 spaces:
   - {name: bar0, kind: mmio, size: 0x100}
   - {name: state, kind: state, size: 0x10}
 registers:
   - {name: IVM, space: state, offset: 0x0, reset: 0x3}
-)" + registers));
+)y" + registers));
   };
   EXPECT_THAT(with("  - {name: A, space: bar0, offset: 0, view_of: IVN}\n"),
               HasSubstr("view_of unknown register 'IVN' (did you mean 'IVM'?)"));
@@ -267,10 +267,10 @@ registers:
               HasSubstr("itself a view of 'IVM': name the storage, 'IVM'"));
   EXPECT_THAT(with("  - {name: A, space: bar0, offset: 0, view_of: IVM, reset: 1}\n"),
               HasSubstr("its reset must be the storage's (0x3)"));
-  EXPECT_THAT(CheckYaml(R"(device: v
+  EXPECT_THAT(CheckYaml(R"y(device: v
 spaces:
   - {name: state, kind: state, size: 0x10, pci_bar: 0}
-)").diagnostics.all(),
+)y").diagnostics.all(),
               Contains(ErrorAt(3, 45, HasSubstr("pci_bar is only for mmio and memory spaces"))));
 }
 

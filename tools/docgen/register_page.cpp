@@ -6,6 +6,7 @@
 
 #include "regemu/regdb/access.hpp"
 #include "tools/docgen/bitfield_svg.hpp"
+#include "tools/docgen/behaviour_pictures.hpp"
 #include "tools/docgen/html.hpp"
 #include "tools/docgen/pages.hpp"
 #include "tools/docgen/policy_palette.hpp"
@@ -174,6 +175,7 @@ std::string RegisterPage(const Site& site, const regdb::Register& reg, const Cov
   out += PolicyLegend(PoliciesOf(reg));
   out += FieldTable(reg, coverage.enabled ? &field_marks : nullptr);
   out += UsersList(site, reg);
+  out += ReactionSentences(site, reg);
   out += PageEnd(frame);
   return out;
 }

@@ -37,7 +37,7 @@ void PrintTrace(std::ostream& out, const emulator::Device& device, size_t capaci
     out << "# trace: the first " << total - trace.size() << " of " << total
         << " entries are not shown (--trace-capacity " << capacity << ")\n";
   }
-  out << emulator::RenderRunTrace(device.model(), trace, result.polls);
+  out << emulator::RenderRunTrace(device.model(), trace, result.polls, result.injects);
 }
 
 std::string Prefix(const Script& script, regdb::SourceLoc loc) {

@@ -16,6 +16,7 @@
 #include "regemu/regdb/names.hpp"
 #include "regemu/regdb/spelling.hpp"
 #include "tools/regemu/register_lookup.hpp"
+#include "regemu/regdb/behaviour_configs/reactions_text.hpp"
 #include "tools/regemu/register_users.hpp"
 
 namespace regemu::tools {
@@ -50,6 +51,33 @@ json UsersJson(const RegisterUsers& users) {
   json ranges = json::array();
   for (const regdb::Range* range : users.enabled_ranges) ranges.push_back(range->name);
   return {{"behaviours", std::move(behaviours)}, {"enables_ranges", std::move(ranges)}};
+}
+
+// The reactions and rules that a register (or field) triggers, is read by
+// or is set by, each in words.
+void PrintReactions(const regdb::Database& db, const regdb::Register& reg, const regdb::Field* field,
+                    std::ostream& out) {
+  for (const regdb::ReactionUse& use : regdb::ReactionUsesOf(db, reg, field)) {
+    const auto& config = static_cast<const regdb::ReactionsConfig&>(*use.behaviour->config);
+    std::string how;
+    for (auto [yes, word] : {std::pair{use.triggers, "triggers it"}, std::pair{use.reads, "reads it"},
+                             std::pair{use.sets, "sets it"}}) {
+      if (yes) how += (how.empty() ? "" : ", ") + std::string(word);
+    }
+    out << "  " << (use.reaction->rule ? "rule" : "reaction") << " '" << use.reaction->name << "' of '"
+        << use.behaviour->name << "' (" << how << "): " << regdb::ReactionText(*use.reaction, config) << "\n";
+  }
+}
+
+json ReactionsJson(const regdb::Database& db, const regdb::Register& reg, const regdb::Field* field) {
+  json list = json::array();
+  for (const regdb::ReactionUse& use : regdb::ReactionUsesOf(db, reg, field)) {
+    const auto& config = static_cast<const regdb::ReactionsConfig&>(*use.behaviour->config);
+    list.push_back({{"behaviour", use.behaviour->name}, {"name", use.reaction->name}, {"rule", use.reaction->rule},
+                    {"triggers", use.triggers}, {"reads", use.reads}, {"sets", use.sets},
+                    {"text", regdb::ReactionText(*use.reaction, config)}});
+  }
+  return list;
 }
 
 void PrintUsers(const RegisterUsers& users, std::ostream& out) {
@@ -156,6 +184,8 @@ json RegisterJson(const regdb::LoadedDatabase& loaded, const regdb::Register& re
              {"ref", reg.ref},
              {"source", SourceText(loaded.sources, reg.loc)},
              {"used_by", UsersJson(UsersOf(loaded.database, reg))},
+             {"reactions", ReactionsJson(loaded.database, reg, nullptr)},
+             {"view_of", reg.view_of},
              {"fields", std::move(fields)}};
   if (reg.array) {
     entry["array"] = {{"template", reg.array->name_template},
@@ -203,6 +233,7 @@ void PrintRegister(const regdb::LoadedDatabase& loaded, const regdb::Register& r
   if (reg.masked) out << "  masked: bits 31:16 of a write select which of bits 15:0 change\n";
   if (reg.is_volatile) out << "  volatile: hardware changes it\n";
   if (!reg.alias_of.empty()) out << "  alias of " << reg.alias_of << "\n";
+  if (!reg.view_of.empty()) out << "  a view of " << reg.view_of << " (shows its storage, with its own policies)\n";
   if (reg.array) {
     out << "  element " << reg.array->start + reg.array->index << " of " << reg.array->name_template << ": "
         << reg.array->count << " from " << reg.array->start << ", stride " << regdb::Hex(reg.array->stride) << "\n";
@@ -213,6 +244,7 @@ void PrintRegister(const regdb::LoadedDatabase& loaded, const regdb::Register& r
   }
   if (reg.loc.known()) out << "  defined at " << SourceText(loaded.sources, reg.loc) << "\n";
   PrintUsers(UsersOf(loaded.database, reg), out);
+  PrintReactions(loaded.database, reg, nullptr, out);
   if (reg.fields.empty()) return;
   size_t name_width = 4;
   for (const regdb::Field& field : reg.fields) name_width = std::max(name_width, field.name.size());
@@ -238,6 +270,7 @@ void PrintField(const regdb::LoadedDatabase& loaded, const regdb::Register& reg,
   }
   if (field.loc.known()) out << "  defined at " << SourceText(loaded.sources, field.loc) << "\n";
   PrintUsers(UsersOf(loaded.database, reg, &field), out);
+  PrintReactions(loaded.database, reg, &field, out);
 }
 
 // `REG.FIELD`: exit status as RunShow's.
@@ -257,6 +290,7 @@ int ShowField(const ShowOptions& options, const regdb::LoadedDatabase& loaded, s
     json entry = FieldJson(*reg, *field);
     entry["source"] = SourceText(loaded.sources, field->loc);
     entry["used_by"] = UsersJson(UsersOf(loaded.database, *reg, field));
+    entry["reactions"] = ReactionsJson(loaded.database, *reg, field);
     out << json{{"device", loaded.database.device},
                 {"register", {{"name", reg->name}, {"space", reg->space_name}, {"offset", reg->offset}}},
                 {"field", std::move(entry)}}
