@@ -5,8 +5,10 @@
 // (examples/i915_perf) and one of its bugs; then the example Goldmont PMU
 // driver (examples/goldmont_perf) on yaml/goldmont and its bugs; then the
 // example MI200 counter collector (examples/rocm_collector) against
-// regemu's metric oracle, and its bugs. Exit 0 when the drivers are
-// clean and every bug caused exactly its kind of violation.
+// regemu's metric oracle, and its bugs; then the example NVMe driver
+// (examples/nvme) on yaml/nvme: bring-up, Identify Controller, shutdown,
+// and one of its bugs. Exit 0 when the drivers are clean and every bug
+// caused exactly its kind of violation.
 //
 //   regemu_example_demo [--full] [DB]
 #include <cstring>
@@ -18,6 +20,7 @@
 #include "examples/demo/buggy_runs.hpp"
 #include "examples/demo/collector_run.hpp"
 #include "examples/demo/happy_run.hpp"
+#include "examples/demo/nvme_run.hpp"
 #include "examples/demo/oa_stream_run.hpp"
 #include "examples/demo/pmu_run.hpp"
 #include "examples/i915_mini/bugs.hpp"
@@ -57,12 +60,14 @@ int main(int argc, char** argv) {
   bool oa = demo::RunOaStream(model, std::cout);
   bool pmu = demo::RunGoldmontPmu(REGEMU_EXAMPLE_GOLDMONT_DB, std::cout);
   bool collector = demo::RunRocmCollector(REGEMU_EXAMPLE_MI200_DB, std::cout);
+  bool nvme = demo::RunNvme(REGEMU_EXAMPLE_NVME_DB, std::cout);
 
-  bool ok = happy && bugs_caught && oa && pmu && collector;
+  bool ok = happy && bugs_caught && oa && pmu && collector && nvme;
   std::cout << "\n" << (ok ? "demo: OK" : "demo: FAILED") << " (driver clean: " << (happy ? "yes" : "NO")
             << "; every bug caught as its kind: " << (bugs_caught ? "yes" : "NO")
             << "; OA stream clean and its bug caught: " << (oa ? "yes" : "NO")
             << "; PMU driver clean and its bugs caught: " << (pmu ? "yes" : "NO")
-            << "; collector matches the oracle and its bugs show: " << (collector ? "yes" : "NO") << ")\n";
+            << "; collector matches the oracle and its bugs show: " << (collector ? "yes" : "NO")
+            << "; NVMe driver clean and its bug caught: " << (nvme ? "yes" : "NO") << ")\n";
   return ok ? 0 : 1;
 }
