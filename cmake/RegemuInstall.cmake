@@ -6,11 +6,16 @@
 # only as "regemu/...": include/regemu/{regdb,emulator,fakes}/ and
 # include/regemu/{regemu.h,iomem.h,hwreg.hpp,reg_bits.h}), the `regemu` tool,
 # the shipped databases under share/regemu/yaml, the docs the tool's --help
-# points at under share/doc/regemu, and the package files: regemuConfig.cmake
-# (with regemu_add_device and regemu_DATABASE_DIR) and regemu.pc (with the
-# variables yamldir and docdir).
+# points at under share/doc/regemu, the examples a driver project builds
+# from (a behaviour kind of its own: share/regemu/examples/nvme_plugin), and
+# the package files: regemuConfig.cmake (with regemu_add_device,
+# regemu_add_plugin, regemu_DATABASE_DIR and regemu_EXAMPLES_DIR) and
+# regemu.pc (with the variables yamldir and docdir).
 include(CMakePackageConfigHelpers)
 set(REGEMU_INSTALL_YAML_DIR ${CMAKE_INSTALL_DATADIR}/regemu/yaml)
+# Beside yaml/: an example database includes the shipped ones by the same
+# relative path (../../../yaml/nvme) installed as in the source tree.
+set(REGEMU_INSTALL_EXAMPLES_DIR ${CMAKE_INSTALL_DATADIR}/regemu/examples)
 
 set(regemu_targets regemu_hwreg regemu_regdb regemu_emulator regemu)
 if(TARGET regemu_fakes)
@@ -27,16 +32,20 @@ foreach(dir regdb emulator fakes)
 endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/regemu DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/yaml/ DESTINATION ${REGEMU_INSTALL_YAML_DIR})
+# The kind's sources, its overlay database, script and test, without the
+# build file of regemu's own build (tests/consumer shows a project's).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/nvme_plugin DESTINATION ${REGEMU_INSTALL_EXAMPLES_DIR}
+  PATTERN CMakeLists.txt EXCLUDE)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/emulator/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME emulator.md)
 
 install(EXPORT regemuTargets NAMESPACE regemu:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/regemu)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/regemuConfig.cmake.in
   ${PROJECT_BINARY_DIR}/regemuConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/regemu
-  PATH_VARS REGEMU_INSTALL_YAML_DIR CMAKE_INSTALL_DOCDIR)
+  PATH_VARS REGEMU_INSTALL_YAML_DIR REGEMU_INSTALL_EXAMPLES_DIR CMAKE_INSTALL_DOCDIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/regemuConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/regemuConfig.cmake ${PROJECT_BINARY_DIR}/regemuConfigVersion.cmake
-  ${PROJECT_SOURCE_DIR}/cmake/RegemuAddDevice.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/regemu)
+  ${PROJECT_SOURCE_DIR}/cmake/RegemuAddDevice.cmake ${PROJECT_SOURCE_DIR}/cmake/RegemuAddPlugin.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/regemu)
 
 # pkg-config for the C shim: static libraries, so every dependency is listed.
 configure_file(${PROJECT_SOURCE_DIR}/cmake/regemu.pc.in ${PROJECT_BINARY_DIR}/regemu.pc @ONLY)
