@@ -6,7 +6,6 @@
 
 #include "examples/nvme/device_host_memory.hpp"
 #include "examples/nvme/driver.hpp"
-#include "examples/nvme/testing/nvme_database.hpp"
 #include "regemu/emulator/device.hpp"
 #include "regemu/fakes/device_test.hpp"
 #include "regemu/fakes/fake_mmio_bus.hpp"
@@ -85,13 +84,7 @@ bool RunBuggy(const std::shared_ptr<const emulator::Model>& model, Bug bug, std:
 
 bool RunNvme(const std::filesystem::path& database, std::ostream& out) {
   out << "\nA Linux nvme-pci / nvme-core style driver (examples/nvme) on " << database.string() << ":\n";
-  nvme::testing::NvmeDatabase loadable = nvme::testing::LoadableNvmeDatabase(database);
-  if (!loadable.problem.empty()) {
-    out << "  note: the database does not load as shipped; running on a copy with its reaction names made C "
-           "identifiers:\n    "
-        << loadable.problem << "\n";
-  }
-  std::shared_ptr<const emulator::Model> model = fakes::CompileDatabase(loadable.path);
+  std::shared_ptr<const emulator::Model> model = fakes::CompileDatabase(database);
   bool clean = RunClean(model, out);
   out << "The same driver with one bug:\n";
   bool caught = RunBuggy(model, Bug::kShutdownWithoutWait, out);

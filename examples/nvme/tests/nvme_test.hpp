@@ -17,7 +17,6 @@
 
 #include "examples/nvme/device_host_memory.hpp"
 #include "examples/nvme/driver.hpp"
-#include "examples/nvme/testing/nvme_database.hpp"
 #include "regemu/emulator/violation.hpp"
 #include "regemu/fakes/device_test.hpp"
 #include "regemu/fakes/matchers.hpp"
@@ -26,11 +25,6 @@ namespace regemu::nvme {
 
 class NvmeTest : public fakes::DeviceTest {
  protected:
-  static const testing::NvmeDatabase& Database() {
-    static const testing::NvmeDatabase database = testing::LoadableNvmeDatabase(fakes::ShippedDatabase("nvme"));
-    return database;
-  }
-
   void SetUp() override {
     emulator::DeviceOptions options;
     // Where the driver made each violating access (DeviceTest reports a
@@ -38,7 +32,7 @@ class NvmeTest : public fakes::DeviceTest {
     options.on_violation = [this](const emulator::Violation& violation) {
       sites_[violation.sequence] = fakes::CurrentAccessSite();
     };
-    LoadDevice(Database().path, options);
+    LoadDevice(fakes::ShippedDatabase("nvme"), options);
     memory_ = std::make_unique<DeviceHostMemory>(device());
   }
 
