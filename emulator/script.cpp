@@ -209,7 +209,8 @@ class Parser {
         return true;
       }
       case ScriptOp::kExpectIrq: {
-        if (next + 1 < tokens_.size()) {  // expect-irq LINE 0|1: a named line
+        // expect-irq LINE 0|1: a named line (an identifier, never 0 or 1).
+        if (next + 1 < tokens_.size() && tokens_[next].text != "0" && tokens_[next].text != "1") {
           std::string_view line = tokens_[next].text;
           if (!model_.FindLine(line)) {
             std::vector<std::string_view> lines(model_.interrupt_lines().begin(), model_.interrupt_lines().end());

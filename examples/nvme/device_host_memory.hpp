@@ -1,40 +1,18 @@
 #pragma once
-// HostMemory onto an emulator device's `host` memory space (bulk
-// ReadMemory/WriteMemory, the backdoor: no access is traced, as the CPU's
-// own loads and stores are not bus accesses of the device). Header-only;
-// users link regemu::emulator.
+// HostMemory onto an emulator device's `host` memory space
+// (examples/device_memory.hpp).
 
-#include <cstdint>
-#include <span>
-#include <stdexcept>
-#include <string>
 #include <string_view>
 
+#include "examples/device_memory.hpp"
 #include "examples/nvme/host_memory.hpp"
-#include "regemu/emulator/device.hpp"
 
 namespace regemu::nvme {
 
-class DeviceHostMemory : public HostMemory {
+class DeviceHostMemory : public examples::DeviceMemory<HostMemory> {
  public:
-  // Throws std::invalid_argument when the device's model has no such space.
   explicit DeviceHostMemory(emulator::Device& device, std::string_view space = "host")
-      : device_(&device), space_(Find(device, space)) {}
-
-  void Read(uint64_t address, std::span<uint8_t> out) override { device_->ReadMemory(space_, address, out); }
-  void Write(uint64_t address, std::span<const uint8_t> bytes) override {
-    device_->WriteMemory(space_, address, bytes);
-  }
-
- private:
-  static emulator::SpaceId Find(const emulator::Device& device, std::string_view space) {
-    auto id = device.model().FindSpace(space);
-    if (!id) throw std::invalid_argument("the device has no memory space '" + std::string(space) + "'");
-    return *id;
-  }
-
-  emulator::Device* device_;
-  emulator::SpaceId space_;
+      : DeviceMemory(device, space) {}
 };
 
 }  // namespace regemu::nvme

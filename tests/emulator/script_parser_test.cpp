@@ -233,7 +233,7 @@ TEST(ScriptParserErrors, MissingOperandsPointJustPastTheLine) {
   EXPECT_THAT(OnlyError("read32\n"),
               ErrorAt(1, 7, "missing REG (a register name or SPACE OFFSET) (usage: readN REG)"));
   EXPECT_THAT(OnlyError("read32 mmio   # no offset\n"), ErrorAt(1, 12, "missing OFFSET (usage: readN REG)"));
-  EXPECT_THAT(OnlyError("step\n"), ErrorAt(1, 5, "missing DURATION (usage: step DURATION)"));
+  EXPECT_THAT(OnlyError("poll-step\n"), ErrorAt(1, 10, HasSubstr("missing DURATION")));
   EXPECT_THAT(OnlyError("inject\n"), ErrorAt(1, 7, "missing VERB (usage: inject VERB ARGS...)"));
   EXPECT_THAT(OnlyError("expect-violation\n"), ErrorAt(1, 17, HasSubstr("missing KIND")));
   EXPECT_THAT(OnlyError("expect32 CTRL 1 mask\n"), ErrorAt(1, 21, HasSubstr("missing mask")));

@@ -116,7 +116,7 @@ TEST(ReactionsCheckTest, DelayWithoutAUnit) {
       - {name: r, on: {rise: CC.EN}, do: [{after: 2000, set: {CSTS.RDY: 1}}]}
 )y");
   EXPECT_THAT(loaded.diagnostics.all(),
-              Contains(ErrorAt(18, 52, HasSubstr("is a number, expected a time (give it a unit"))))
+              Contains(ErrorAt(18, 51, HasSubstr("is a number, expected a time (give it a unit"))))
       << Rendered(loaded);
 }
 
@@ -271,7 +271,7 @@ registers:
 spaces:
   - {name: state, kind: state, size: 0x10, pci_bar: 0}
 )y").diagnostics.all(),
-              Contains(ErrorAt(3, 45, HasSubstr("pci_bar is only for mmio and memory spaces"))));
+              Contains(ErrorAt(3, 53, HasSubstr("pci_bar is only for mmio and memory spaces"))));
 }
 
 }  // namespace
