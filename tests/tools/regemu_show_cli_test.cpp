@@ -162,3 +162,29 @@ TEST(RegemuShowCli, MissingOrBrokenDatabasesFail) {
 }
 
 }  // namespace
+
+namespace {
+
+// yaml/nvme: a field lists the reactions and rules that trigger on it, read
+// it or set it, each as its sentence; --json carries them too.
+TEST(RegemuShowCli, ListsTheReactionsOfAField) {
+  CliResult r = RunRegemu("show yaml/nvme CC.EN");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("reaction 'enable' of 'controller' (triggers it): when CC.EN rises: after 2ms: "
+                               "CSTS.RDY = 1\n"));
+  EXPECT_THAT(r.out, HasSubstr("rule 'admin_queue_while_enabled' of 'controller' (reads it): when a write of AQA, "
+                               "ASQ or ACQ, if CC.EN == 1: protocol violation:"));
+  CliResult rdy = RunRegemu("show yaml/nvme CSTS.RDY");
+  ASSERT_EQ(rdy.exit_code, 0) << rdy.err;
+  EXPECT_THAT(rdy.out, HasSubstr("reaction 'enable' of 'controller' (sets it)"));
+  CliResult intms = RunRegemu("show yaml/nvme INTMS");
+  EXPECT_THAT(intms.out, HasSubstr("  a view of IVM"));
+
+  CliResult json = RunRegemu("show yaml/nvme CC.EN --json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  nlohmann::json reactions = nlohmann::json::parse(json.out)["field"]["reactions"];
+  ASSERT_TRUE(reactions.is_array()) << json.out;
+  EXPECT_THAT(Names(reactions), ::testing::Contains("enable"));
+}
+
+}  // namespace
