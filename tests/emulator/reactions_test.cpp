@@ -307,7 +307,8 @@ TEST(ReactionsTest, WritesMemoryAndSendsMessages) {
   regs.Write("DB", 3);
   uint8_t bytes[4] = {};
   device->ReadMemory(*device->model().FindSpace("host"), 0x10C, bytes);
-  EXPECT_EQ(bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | (uint32_t{bytes[3]} << 24), 0xC0DE0003u);
+  uint32_t word = uint32_t{bytes[0]} | (uint32_t{bytes[1]} << 8) | (uint32_t{bytes[2]} << 16) | (uint32_t{bytes[3]} << 24);
+  EXPECT_EQ(word, 0xC0DE0003u);
   ASSERT_EQ(device->messages().size(), 1u);
   EXPECT_EQ(device->messages()[0].address, 0xFEE00000u);
   EXPECT_EQ(device->messages()[0].data, 3u);

@@ -161,7 +161,7 @@ class RingTest : public ::testing::Test {
     device_->ReadMemory(host_, kAcq + slot * 16, b);
     auto le16 = [&](unsigned at) { return static_cast<uint16_t>(b[at] | (b[at + 1] << 8)); };
     uint16_t status = le16(14);
-    return Completion{static_cast<uint32_t>(b[0] | (b[1] << 8) | (b[2] << 16) | (uint32_t{b[3]} << 24)),
+    return Completion{uint32_t{b[0]} | (uint32_t{b[1]} << 8) | (uint32_t{b[2]} << 16) | (uint32_t{b[3]} << 24),
                       le16(8),
                       le16(10),
                       le16(12),
