@@ -47,12 +47,12 @@ uint64_t Device::PeekLocked(SpaceId space_id, uint64_t offset, unsigned width) c
   const SpaceModel& space = model_->spaces().at(space_id);
   if (!IsAccessWidth(width)) return 0;
   if (space.indexed) {
-    RegisterId id = space.decode.Lookup(offset);
+    RegisterId id = DecodeAt(space, offset, false);
     return id == DecodeTable::kNone ? space.unclaimed & WidthMask(width) : values_[id] & WidthMask(width);
   }
   uint64_t value = 0;
   for (unsigned b = 0; b < width / 8; ++b) {
-    RegisterId id = space.decode.Lookup(offset + b);
+    RegisterId id = DecodeAt(space, offset + b, false);
     uint64_t byte = 0;
     if (id != DecodeTable::kNone) {
       byte = (values_[id] >> (8 * (offset + b - model_->registers()[id].offset))) & 0xFF;
@@ -70,7 +70,7 @@ uint64_t Device::Peek(SpaceId space, uint64_t offset, unsigned width) const {
   Guard guard(*this);
   uint64_t value = PeekLocked(space, offset, width);
   TraceEntry entry{++sequence_, now_ns_, offset, value, kNoRegister, space, static_cast<uint8_t>(width), TraceOp::kPeek};
-  entry.reg = IsAccessWidth(width) ? model_->spaces()[space].decode.Lookup(offset) : kNoRegister;
+  entry.reg = IsAccessWidth(width) ? DecodeAt(model_->spaces()[space], offset, false) : kNoRegister;
   trace_.Push(entry);
   return value;
 }
@@ -79,7 +79,7 @@ bool Device::Poke(SpaceId space_id, uint64_t offset, unsigned width, uint64_t va
   Guard guard(*this);
   bool stored = PokeLocked(space_id, offset, width, value);
   TraceEntry entry{++sequence_, now_ns_, offset, value, kNoRegister, space_id, static_cast<uint8_t>(width), TraceOp::kPoke};
-  entry.reg = IsAccessWidth(width) ? model_->spaces()[space_id].decode.Lookup(offset) : kNoRegister;
+  entry.reg = IsAccessWidth(width) ? DecodeAt(model_->spaces()[space_id], offset, true) : kNoRegister;
   if (!stored) entry.outcome = TraceOutcome::kDropped;
   trace_.Push(entry);
   return stored;
@@ -89,7 +89,7 @@ bool Device::PokeLocked(SpaceId space_id, uint64_t offset, unsigned width, uint6
   const SpaceModel& space = model_->spaces().at(space_id);
   if (!IsAccessWidth(width)) return false;
   if (space.indexed) {
-    RegisterId id = space.decode.Lookup(offset);
+    RegisterId id = DecodeAt(space, offset, true);
     if (id == DecodeTable::kNone) return false;
     const RegisterModel& r = model_->registers()[id];
     values_[id] = ((values_[id] & ~WidthMask(width)) | (value & WidthMask(width))) & r.width_mask;
@@ -98,7 +98,7 @@ bool Device::PokeLocked(SpaceId space_id, uint64_t offset, unsigned width, uint6
   }
   bool any = false;
   for (unsigned b = 0; b < width / 8; ++b) {
-    RegisterId id = space.decode.Lookup(offset + b);
+    RegisterId id = DecodeAt(space, offset + b, true);
     if (id == DecodeTable::kNone) {
       if (space.IsRam(offset + b)) {
         memory_[space_id].Store(offset + b, 1, value >> (8 * b));

@@ -228,6 +228,14 @@ class Device {
     SpinLock* lock_;
   };
 
+  // The register a read (or write) at `offset` reaches: the decode table's,
+  // or of banked registers the one selected now. DecodeTable::kNone if none.
+  RegisterId DecodeAt(const SpaceModel& space, uint64_t offset, bool write) const {
+    RegisterId id = space.decode.Lookup(offset);
+    if (id == DecodeTable::kNone || (model_->fast(id).flags & RegisterModel::kBanked) == 0) [[likely]] return id;
+    return model_->SelectBank(id, write, values_);
+  }
+
   // Read and Write without taking the lock: for accesses a behaviour makes
   // (BehaviourContext::Read/Write) under the lock its hook already holds.
   uint64_t ReadUnguarded(SpaceId space, uint64_t offset, unsigned width);
