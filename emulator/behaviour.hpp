@@ -101,6 +101,9 @@ class BehaviourContext {
   void RefreshInterrupt();
   // A memory write the device issues (an MSI message), recorded in order.
   void SendMessage(uint64_t address, uint64_t data);
+  // An entry leaving the device on output stream `stream` (an index into
+  // the program's OutputStreams()), recorded with the current time.
+  void Emit(uint32_t stream, uint64_t value);
   // Whether `space` answers frontdoor accesses; `why` goes into the violation.
   void SetSpaceAccess(SpaceId space, SpaceAccess access, std::string why);
   // Hands a record (unit_record.hpp) to DeviceOptions::on_record, if set,
@@ -281,6 +284,10 @@ class BehaviourProgram {
   // The named interrupt lines this behaviour drives (BehaviourContext::
   // SetLine), unique in the device (Compile refuses a name used twice).
   virtual std::vector<std::string> OutputLines() const { return {}; }
+  // The named output streams it emits to (a serial line's transmitted
+  // bytes): BehaviourContext::Emit numbers them in this order; the device
+  // records what is emitted (Device::output). Names are unique in a device.
+  virtual std::vector<std::string> OutputStreams() const { return {}; }
   // Whether this behaviour turns the device's interrupt request into the
   // INTx line or messages (at most one per model; Compile refuses two).
   virtual bool RoutesInterrupts() const { return false; }
