@@ -228,7 +228,8 @@ class Behaviour {
   virtual uint64_t AfterRead(BehaviourContext&, RegisterId, uint64_t value) { return value; }
   virtual void AfterWrite(BehaviourContext&, RegisterId, uint64_t /*before*/, uint64_t /*after*/) {}
   // Another behaviour stored into `reg`, a register this one hooks
-  // (BehaviourContext::Store), changing it from `before` to `after`.
+  // (BehaviourContext::Store), or a frontdoor read's side effect (a
+  // read-clear) changed it, from `before` to `after`.
   virtual void OnStore(BehaviourContext&, RegisterId, uint64_t /*before*/, uint64_t /*after*/) {}
   // The interrupt output of a behaviour naming this one as its interrupt
   // parent changed; `child` is its program's name.

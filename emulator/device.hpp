@@ -256,6 +256,7 @@ class Device {
   uint64_t ReadLocked(SpaceId space, uint64_t offset, unsigned width, Access& access);
   void WriteLocked(SpaceId space, uint64_t offset, unsigned width, uint64_t value, Access& access);
   uint64_t ReadBits(RegisterId reg, uint64_t lanes, Access& access);
+  void NotifyReadEffect(RegisterId reg, uint64_t before, Access& access);
   void WriteBits(RegisterId reg, uint64_t lanes, uint64_t value, Access& access);
   void RunWriteHooks(RegisterId reg, uint64_t before, uint64_t after, Access& access);
   uint64_t ApplyWriteEffects(const RegisterModel& r, const AccessMasks& m, uint64_t written, uint64_t value,
