@@ -17,6 +17,7 @@ namespace {
 
 template <typename T>
 AluResult Run(AluOp op, T a, T b, uint64_t flags) {
+  auto count = static_cast<uint8_t>(b);
   switch (op) {
 #define REGEMU_BINARY(id, mnemonic)                                                                         \
   case AluOp::id:                                                                                           \
@@ -25,6 +26,11 @@ AluResult Run(AluOp op, T a, T b, uint64_t flags) {
 #define REGEMU_UNARY(id, mnemonic)                                                        \
   case AluOp::id:                                                                         \
     asm(REGEMU_WITH_FLAGS(mnemonic " %[a]") : [a] "+r"(a), [flags] "+r"(flags) : : "cc"); \
+    break;
+// The count in CL, as the instruction had it (the CPU masks it).
+#define REGEMU_SHIFT(id, mnemonic)                                                                        \
+  case AluOp::id:                                                                                         \
+    asm(REGEMU_WITH_FLAGS(mnemonic " %%cl, %[a]") : [a] "+r"(a), [flags] "+r"(flags) : "c"(count) : "cc"); \
     break;
     REGEMU_BINARY(kAdd, "add")
     REGEMU_BINARY(kOr, "or")
@@ -39,6 +45,13 @@ AluResult Run(AluOp op, T a, T b, uint64_t flags) {
     REGEMU_UNARY(kDec, "dec")
     REGEMU_UNARY(kNot, "not")
     REGEMU_UNARY(kNeg, "neg")
+    REGEMU_SHIFT(kShl, "shl")
+    REGEMU_SHIFT(kShr, "shr")
+    REGEMU_SHIFT(kSar, "sar")
+    REGEMU_SHIFT(kRol, "rol")
+    REGEMU_SHIFT(kRor, "ror")
+    REGEMU_SHIFT(kRcl, "rcl")
+    REGEMU_SHIFT(kRcr, "rcr")
     case AluOp::kBt:
     case AluOp::kBts:
     case AluOp::kBtr:
@@ -58,6 +71,7 @@ AluResult Run(AluOp op, T a, T b, uint64_t flags) {
       break;
 #undef REGEMU_BINARY
 #undef REGEMU_UNARY
+#undef REGEMU_SHIFT
   }
   return {static_cast<uint64_t>(a), flags};
 }

@@ -14,6 +14,7 @@ enum class AluOp : uint8_t {
   kAdd, kOr, kAdc, kSbb, kAnd, kSub, kXor,
   kCmp, kTest,                // kSub and kAnd whose result is dropped
   kBt, kBts, kBtr, kBtc,      // source: the bit offset, already reduced modulo the width
+  kShl, kShr, kSar, kRol, kRor, kRcl, kRcr,  // source: the count (CL, an immediate or 1), as given
   // destination only
   kInc, kDec, kNot, kNeg,
 };
@@ -24,8 +25,9 @@ struct AluResult {
 };
 
 // `op` on `width`-bit (8, 16, 32, 64; bit tests 16 to 64) operands, with the
-// status flags of `flags` as they were before (ADC and SBB read CF; INC and
-// DEC leave CF alone; NOT leaves every flag alone).
+// status flags of `flags` as they were before (ADC, SBB, RCL and RCR read
+// CF; INC and DEC leave CF alone; NOT and a shift by 0 leave every flag
+// alone).
 AluResult RunAlu(AluOp op, unsigned width, uint64_t destination, uint64_t source, uint64_t flags);
 
 struct CmpxchgResult {

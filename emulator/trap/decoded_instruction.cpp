@@ -14,8 +14,15 @@ struct Zydis {
 Zydis& Instance() {
   static Zydis zydis = [] {
     Zydis z{};
+    // Messages name every memory operand's size ("dword ptr") and print
+    // numbers unpadded ("[rdi+0x8]").
     z.ready = ZYAN_SUCCESS(ZydisDecoderInit(&z.decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)) &&
-              ZYAN_SUCCESS(ZydisFormatterInit(&z.formatter, ZYDIS_FORMATTER_STYLE_INTEL));
+              ZYAN_SUCCESS(ZydisFormatterInit(&z.formatter, ZYDIS_FORMATTER_STYLE_INTEL)) &&
+              ZYAN_SUCCESS(ZydisFormatterSetProperty(&z.formatter, ZYDIS_FORMATTER_PROP_FORCE_SIZE, ZYAN_TRUE)) &&
+              ZYAN_SUCCESS(ZydisFormatterSetProperty(&z.formatter, ZYDIS_FORMATTER_PROP_DISP_PADDING,
+                                                     ZYDIS_PADDING_DISABLED)) &&
+              ZYAN_SUCCESS(ZydisFormatterSetProperty(&z.formatter, ZYDIS_FORMATTER_PROP_IMM_PADDING,
+                                                     ZYDIS_PADDING_DISABLED));
     return z;
   }();
   return zydis;

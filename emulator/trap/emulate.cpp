@@ -107,6 +107,13 @@ std::optional<AluOp> AluOpOf(ZydisMnemonic mnemonic) {
     case ZYDIS_MNEMONIC_DEC: return AluOp::kDec;
     case ZYDIS_MNEMONIC_NOT: return AluOp::kNot;
     case ZYDIS_MNEMONIC_NEG: return AluOp::kNeg;
+    case ZYDIS_MNEMONIC_SHL: return AluOp::kShl;
+    case ZYDIS_MNEMONIC_SHR: return AluOp::kShr;
+    case ZYDIS_MNEMONIC_SAR: return AluOp::kSar;
+    case ZYDIS_MNEMONIC_ROL: return AluOp::kRol;
+    case ZYDIS_MNEMONIC_ROR: return AluOp::kRor;
+    case ZYDIS_MNEMONIC_RCL: return AluOp::kRcl;
+    case ZYDIS_MNEMONIC_RCR: return AluOp::kRcr;
     default: return std::nullopt;
   }
 }
@@ -117,15 +124,22 @@ bool WritesDestination(AluOp op) {
 
 bool IsBitTest(AluOp op) { return op == AluOp::kBt || op == AluOp::kBts || op == AluOp::kBtr || op == AluOp::kBtc; }
 
-// ADD OR ADC SBB AND SUB XOR CMP TEST BT BTS BTR BTC INC DEC NOT NEG, with
-// the memory operand as destination (a read, then a write) or as source
-// (a read only), LOCK or not.
+bool IsShift(AluOp op) {
+  return op == AluOp::kShl || op == AluOp::kShr || op == AluOp::kSar || op == AluOp::kRol || op == AluOp::kRor ||
+         op == AluOp::kRcl || op == AluOp::kRcr;
+}
+
+// ADD OR ADC SBB AND SUB XOR CMP TEST BT BTS BTR BTC INC DEC NOT NEG and the
+// shifts and rotates, with the memory operand as destination (a read, then
+// a write) or as source (a read only), LOCK or not.
 const char* EmulateAlu(const DecodedInstruction& instruction, AluOp op, CpuState& cpu, InstructionMemory& memory) {
   const ZydisDecodedOperand* memory_operand = nullptr;
   std::optional<MemoryOperand> m = SoleMemoryOperand(instruction, cpu, &memory_operand);
   if (!m) return "it has no single integer memory operand of 1 to 8 bytes";
   const ZydisDecodedOperand& destination = instruction.operands[0];
-  bool unary = instruction.info.operand_count_visible == 1;
+  // A shift's count is its second operand even where the encoding implies
+  // it (SHL m, 1); the other unary forms have none.
+  bool unary = instruction.info.operand_count_visible == 1 && !IsShift(op);
   const ZydisDecodedOperand* source = unary ? nullptr : &instruction.operands[1];
   bool memory_is_destination = memory_operand == &destination;
 

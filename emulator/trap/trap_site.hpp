@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "regemu/emulator/trap/code_location.hpp"
 
@@ -37,10 +38,16 @@ const TrappedInstruction* CurrentTrappedInstruction();
 struct TrappedAccessSite {
   uint64_t address = 0;  // of the faulting instruction
   std::string text;      // the instruction, Intel syntax
-  // The innermost frame with a source line, from the faulting instruction
-  // outwards: the instruction's own line when the driver has debug info;
+  // The source frames from the faulting instruction outwards (inlined
+  // functions included), over a few calls.
+  std::vector<trap::CodeLocation> frames;
+  // The driver's line: the innermost frame with a source line that is not
+  // an MMIO accessor (readl and its family, memcpy_toio, ... and what
+  // TreatAsMmioAccessor added), as the MmioBus helpers report their
+  // caller: the line that calls writel, whether writel was inlined or not;
   // the line that called memcpy when the instruction is inside libc's.
-  // Without any, the instruction's symbol (has_line() false).
+  // Else the innermost frame with a line; else the instruction's symbol
+  // (has_line() false).
   trap::CodeLocation location;
 
   // "driver.c:42 in uart_enable: `or dword ptr [rax+0x14], 0x1` at 0x5581..."
@@ -52,6 +59,10 @@ struct TrappedAccessSite {
 // information: call it from an observer when it has something to report
 // (a violation), not on every access.
 std::optional<TrappedAccessSite> CurrentTrappedAccessSite();
+
+// A driver's own register accessor (nvme_readl, rd32, a wrapper around
+// readl): the line reported for an access is its caller's, as for readl.
+void TreatAsMmioAccessor(std::string function_name);
 
 namespace trap {
 
