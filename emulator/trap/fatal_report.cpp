@@ -40,14 +40,14 @@ std::string Where(const Region& region, uint64_t fault_address) {
 
 void ReportNotEmulated(const DecodedInstruction* instruction, uint64_t rip, uint64_t fault_address,
                        const Region& region, const char* why) {
-  std::string text = "(bytes that do not decode)";
+  std::string what = "the code at " + Hex(rip);
   if (instruction != nullptr) {
     char buffer[256];
     instruction->Format(buffer, sizeof buffer);
-    text = buffer;
+    what = "`" + std::string(buffer) + "` at " + Hex(rip);
   }
-  Die("regemu: trapped access not emulated: `" + text + "` at " + Hex(rip) + " (" + LocateCode(rip).Describe() +
-      ") touches " + Where(region, fault_address) + ": " + why +
+  Die("regemu: trapped access not emulated: " + what + " (" + LocateCode(rip).Describe() + ") touches " +
+      Where(region, fault_address) + ": " + why +
       ". regemu emulates MOV/MOVZX/MOVSX/MOVSXD/MOVBE, ALU read-modify-write, TEST/CMP/BT, XCHG/XADD/CMPXCHG, "
       "SSE/AVX moves and REP MOVS/STOS (docs/trapped-mappings.md); the test stops here rather than go on "
       "with a wrong value.");

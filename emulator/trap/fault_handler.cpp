@@ -55,10 +55,15 @@ struct Job {
   ucontext_t* context;
   const Region* region;
   uint64_t fault_address;
+  bool reentered;  // the thread was already emulating a trapped access
 };
 
 void RunJob(void* argument) {
   Job& job = *static_cast<Job*>(argument);
+  if (job.reentered) {
+    ReportReentered(static_cast<uint64_t>(job.context->uc_mcontext.gregs[REG_RIP]), job.fault_address, *job.region);
+  }
+  EmulatingScope emulating_scope;
   CpuState cpu(*job.context);
   uint64_t rip = cpu.rip();
   if (job.region->Contains(rip)) {
@@ -94,6 +99,7 @@ void WithMaskOf(const struct sigaction& action, int signal, Call call) {
 // A fault that is not regemu's, to the handler that was there before, as
 // the kernel would have called it.
 void Chain(int signal, siginfo_t* info, void* context) {
+  regemu_trap_foreign_fault();
   struct sigaction previous = previous_action;
   bool sent = info == nullptr || info->si_code <= 0;  // kill(), not a fault
   if ((previous.sa_flags & SA_SIGINFO) == 0 && (previous.sa_handler == SIG_DFL || previous.sa_handler == SIG_IGN)) {
@@ -136,12 +142,9 @@ void OnFault(int signal, siginfo_t* info, void* context) {
     return;
   }
   auto* uc = static_cast<ucontext_t*>(context);
-  auto fault_address = reinterpret_cast<uint64_t>(info->si_addr);
-  if (emulating) {
-    ReportReentered(static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]), fault_address, *region.get());
-  }
-  EmulatingScope scope;
-  Job job{uc, region.get(), fault_address};
+  // Even a refused re-entrance is reported from the thread's own stack:
+  // the message needs more than an alternate stack may have.
+  Job job{uc, region.get(), reinterpret_cast<uint64_t>(info->si_addr), emulating};
   stack_t alternate;
   if (sigaltstack(nullptr, &alternate) == 0 && (alternate.ss_flags & SS_ONSTACK) != 0) {
     auto rsp = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RSP]);
@@ -154,6 +157,11 @@ void OnFault(int signal, siginfo_t* info, void* context) {
 }
 
 }  // namespace
+
+extern "C" [[gnu::noinline]] void regemu_trap_foreign_fault() {
+  // Kept: an empty function would be folded into its caller.
+  asm volatile("" ::: "memory");
+}
 
 void InstallFaultHandler() {
   std::lock_guard guard(install_lock);

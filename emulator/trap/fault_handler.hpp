@@ -6,6 +6,12 @@
 
 namespace regemu::emulator::trap {
 
+// Called, and does nothing, just before a fault that is not regemu's goes
+// to the handler installed before: `break regemu_trap_foreign_fault` in gdb
+// (with `handle SIGSEGV nostop noprint pass`) stops at a real segfault, with
+// the faulting code on the stack behind the signal frame.
+extern "C" void regemu_trap_foreign_fault();
+
 // Installs the handler unless it is the current one (also after something
 // replaced it: the replacement becomes the handler to chain to). Throws
 // std::system_error when sigaction fails.

@@ -14,7 +14,7 @@ uint64_t FromBytes(std::span<const uint8_t> bytes) {
 }
 
 void ToBytes(uint64_t value, std::span<uint8_t> bytes) {
-  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = i < 8 ? static_cast<uint8_t>(value >> (8 * i)) : 0;
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i < 8 ? value >> (8 * i) : 0);
 }
 
 MemoryError InstructionMemory::Locate(uint64_t address, size_t size, RegionTable::Pin& pin) {

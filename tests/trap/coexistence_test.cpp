@@ -126,6 +126,26 @@ TEST(CoexistenceDeathTest, AnInstructionRegemuDoesNotEmulateStopsTheTestWithItsN
       "instruction regemu emulates");
 }
 
+// An access half inside a mapping (the last 4 bytes of its page and 4
+// beyond) cannot be made on the device: refused, not split.
+TEST(CoexistenceDeathTest, AnAccessAcrossTheMappingsEdgeIsRefused) {
+  auto device = MakeDevice(trap_testing::kRamDatabase);
+  TrappedMapping mapping = TrappedMapping::Map(*device, SpaceNamed(device->model(), "bar"));
+  auto* last = static_cast<uint8_t*>(mapping.base()) + sysconf(_SC_PAGESIZE) - 4;
+  // In assembly: a misaligned load through a C++ pointer is undefined.
+  EXPECT_DEATH(asm volatile("movq (%0), %%rax" : : "r"(last) : "rax", "memory"),
+               "regemu: trapped access not emulated: `mov r[a-z0-9]+, qword ptr \\[.*\\]` .* touches space 'bar' "
+               "of device 'ram' at offset 0xffc: the access runs across the edge of a trapped mapping");
+}
+
+// Code cannot run from a mapping: a call into one is refused by name.
+TEST(CoexistenceDeathTest, AJumpIntoAMappingIsRefused) {
+  auto device = MakeDevice(trap_testing::kRamDatabase);
+  TrappedMapping mapping = TrappedMapping::Map(*device, SpaceNamed(device->model(), "bar"));
+  auto* code = reinterpret_cast<void (*)()>(mapping.base());
+  EXPECT_DEATH(code(), "the thread jumped into the mapping: code cannot run from a trapped region");
+}
+
 // An observer that runs during a trapped access (here on_trace) and itself
 // touches a mapping would need the device lock its access holds.
 TEST(CoexistenceDeathTest, ATrappedAccessFromInsideRegemusHandlingIsRefused) {

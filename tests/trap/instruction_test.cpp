@@ -38,15 +38,16 @@ void PrintTo(const Regs& r, std::ostream* os) {
 
 using Snippet = Regs (*)(uint8_t* p, Regs in);
 
-// `code` runs with RAX, RCX, RDX and RFLAGS from `in`; %[p] is the memory.
-// The stack pointer steps over the red zone around the flag push and pop.
+// `code` runs with RAX, RCX, RDX and RFLAGS from `in`; %[p] is the memory,
+// in RDI (no REX prefix: AH stays encodable). The stack pointer steps over
+// the red zone around the flag push and pop.
 #define REGEMU_SNIPPET(code)                                                                        \
   +[](uint8_t* p, Regs in) {                                                                        \
     Regs out = in;                                                                                  \
     asm volatile("lea -128(%%rsp), %%rsp\n\tpushq %[flags]\n\tpopfq\n\t" code                       \
                  "\n\tpushfq\n\tpopq %[flags]\n\tlea 128(%%rsp), %%rsp"                             \
                  : "+a"(out.rax), "+c"(out.rcx), "+d"(out.rdx), [flags] "+r"(out.flags)             \
-                 : [p] "r"(p)                                                                       \
+                 : [p] "D"(p)                                                                       \
                  : "memory", "cc");                                                                 \
     return out;                                                                                     \
   }
