@@ -16,12 +16,13 @@ if(NOT REGEMU_TEST_GRANULARITY MATCHES "^(test|binary)$")
 endif()
 
 # regemu_add_gtest(TARGET [LABELS label...] [TIMEOUT seconds]
-#                  [ENVIRONMENT_MODIFICATION VAR=op:value])
+#                  [ENVIRONMENT_MODIFICATION VAR=op:value] [PREFIX prefix])
 # LABELS, TIMEOUT and ENVIRONMENT_MODIFICATION (ctest's test property, e.g.
 # "ASAN_OPTIONS=string_append::handle_segv=1") go on every ctest made from
-# TARGET (`ctest -L label`).
+# TARGET (`ctest -L label`). PREFIX starts the name of each discovered test
+# (`ctest -R trap.` picks a binary's tests).
 function(regemu_add_gtest target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT;ENVIRONMENT_MODIFICATION" "LABELS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT;ENVIRONMENT_MODIFICATION;PREFIX" "LABELS")
   # gmock (with gtest) is in every test file and takes longer to parse than
   # most tests: one precompiled header per test binary keeps the two CI
   # builds (Debug, then ASan) of ~200 test files affordable on 2 cores.
@@ -42,8 +43,8 @@ function(regemu_add_gtest target)
       set_tests_properties(${target} PROPERTIES ${properties})
     endif()
   elseif(properties)
-    gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 PROPERTIES ${properties})
+    gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 TEST_PREFIX "${arg_PREFIX}" PROPERTIES ${properties})
   else()
-    gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60)
+    gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 TEST_PREFIX "${arg_PREFIX}")
   endif()
 endfunction()
