@@ -15,14 +15,15 @@ if(NOT REGEMU_TEST_GRANULARITY MATCHES "^(test|binary)$")
   message(FATAL_ERROR "REGEMU_TEST_GRANULARITY is '${REGEMU_TEST_GRANULARITY}': use 'test' or 'binary'")
 endif()
 
-# regemu_add_gtest(TARGET [LABELS label...] [TIMEOUT seconds]
+# regemu_add_gtest(TARGET [LABELS label...] [TIMEOUT seconds] [ENVIRONMENT VAR=value]
 #                  [ENVIRONMENT_MODIFICATION VAR=op:value] [PREFIX prefix])
-# LABELS, TIMEOUT and ENVIRONMENT_MODIFICATION (ctest's test property, e.g.
-# "ASAN_OPTIONS=string_append::handle_segv=1") go on every ctest made from
-# TARGET (`ctest -L label`). PREFIX starts the name of each discovered test
-# (`ctest -R trap.` picks a binary's tests).
+# LABELS, TIMEOUT, ENVIRONMENT and ENVIRONMENT_MODIFICATION (ctest's test
+# properties, e.g. "ASAN_OPTIONS=string_append::handle_segv=1"; one
+# variable each) go on every ctest made from TARGET (`ctest -L label`).
+# PREFIX starts the name of each discovered test (`ctest -R trap.` picks a
+# binary's tests).
 function(regemu_add_gtest target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT;ENVIRONMENT_MODIFICATION;PREFIX" "LABELS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT;PREFIX;ENVIRONMENT;ENVIRONMENT_MODIFICATION" "LABELS")
   # gmock (with gtest) is in every test file and takes longer to parse than
   # most tests: one precompiled header per test binary keeps the two CI
   # builds (Debug, then ASan) of ~200 test files affordable on 2 cores.
@@ -33,6 +34,9 @@ function(regemu_add_gtest target)
   endif()
   if(arg_TIMEOUT)
     list(APPEND properties TIMEOUT ${arg_TIMEOUT})
+  endif()
+  if(arg_ENVIRONMENT)
+    list(APPEND properties ENVIRONMENT "${arg_ENVIRONMENT}")
   endif()
   if(arg_ENVIRONMENT_MODIFICATION)
     list(APPEND properties ENVIRONMENT_MODIFICATION "${arg_ENVIRONMENT_MODIFICATION}")

@@ -250,7 +250,8 @@ bool HasVectorOperand(const DecodedInstruction& instruction) {
 const char* Emulate(const DecodedInstruction& instruction, CpuState& cpu, InstructionMemory& memory) {
   if (instruction.info.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX ||
       instruction.info.encoding == ZYDIS_INSTRUCTION_ENCODING_MVEX) {
-    return "AVX-512 (EVEX) instructions are not emulated";
+    return "AVX-512 (EVEX) instructions are not emulated (on an AVX-512 CPU glibc's memcpy and memset use them: "
+           "run with GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX512VL to keep them on AVX2)";
   }
   ZydisMnemonic mnemonic = instruction.info.mnemonic;
   switch (mnemonic) {
