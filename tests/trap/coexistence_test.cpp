@@ -236,5 +236,39 @@ TEST(TrapSiteTest, AnObserverLearnsTheDriversInstructionAndLine) {
   EXPECT_EQ(CurrentTrappedInstruction(), nullptr) << "only during the access";
 }
 
+int wrapper_line = 0;
+int wrapper_call_line = 0;
+
+// A driver's own accessor around the store, as drivers wrap writel.
+extern "C" [[gnu::noinline]] void trap_test_write16(volatile uint16_t* reg, uint16_t value) {
+  wrapper_line = __LINE__ + 1;
+  *reg = value;
+}
+
+[[gnu::noinline]] void WriteVendorIdThroughAWrapper(volatile uint16_t* cfg) {
+  wrapper_call_line = __LINE__ + 1;
+  trap_test_write16(cfg, 0x1af4);
+}
+
+// The reported line skips accessors: a wrapper of the driver's own once
+// it is named one.
+TEST(TrapSiteTest, ADriversOwnAccessorIsSkippedOnceNamed) {
+  std::vector<unsigned> lines;
+  DeviceOptions options;
+  options.policy = ViolationPolicy::Lenient();
+  options.on_violation = [&](const Violation&) {
+    std::optional<TrappedAccessSite> site = CurrentTrappedAccessSite();
+    lines.push_back(site ? site->location.line : 0);
+  };
+  auto device = MakeDevice(trap_testing::kRamDatabase, options);
+  TrappedMapping mapping = TrappedMapping::Map(*device, SpaceNamed(device->model(), "cfg"));
+  auto* cfg = static_cast<volatile uint16_t*>(mapping.base());
+  WriteVendorIdThroughAWrapper(cfg);
+  TreatAsMmioAccessor("trap_test_write16");
+  WriteVendorIdThroughAWrapper(cfg);
+  EXPECT_THAT(lines, ::testing::ElementsAre(static_cast<unsigned>(wrapper_line),
+                                            static_cast<unsigned>(wrapper_call_line)));
+}
+
 }  // namespace
 }  // namespace regemu::emulator
