@@ -21,6 +21,7 @@ Device::Device(std::shared_ptr<const Model> model, DeviceOptions options)
   for (const auto& program : model_->behaviours()) behaviours_.push_back(program->Instantiate());
   irq_outputs_.assign(behaviours_.size(), 0);
   line_levels_.assign(model_->interrupt_lines().size(), 0);
+  outputs_.resize(model_->output_streams().size());
   line_edges_.assign(model_->interrupt_lines().size(), 0);
   space_access_.resize(model_->spaces().size());
   space_access_why_.resize(model_->spaces().size());
@@ -47,12 +48,12 @@ uint64_t Device::PeekLocked(SpaceId space_id, uint64_t offset, unsigned width) c
   const SpaceModel& space = model_->spaces().at(space_id);
   if (!IsAccessWidth(width)) return 0;
   if (space.indexed) {
-    RegisterId id = space.decode.Lookup(offset);
+    RegisterId id = DecodeAt(space, offset, false);
     return id == DecodeTable::kNone ? space.unclaimed & WidthMask(width) : values_[id] & WidthMask(width);
   }
   uint64_t value = 0;
   for (unsigned b = 0; b < width / 8; ++b) {
-    RegisterId id = space.decode.Lookup(offset + b);
+    RegisterId id = DecodeAt(space, offset + b, false);
     uint64_t byte = 0;
     if (id != DecodeTable::kNone) {
       byte = (values_[id] >> (8 * (offset + b - model_->registers()[id].offset))) & 0xFF;
@@ -70,7 +71,7 @@ uint64_t Device::Peek(SpaceId space, uint64_t offset, unsigned width) const {
   Guard guard(*this);
   uint64_t value = PeekLocked(space, offset, width);
   TraceEntry entry{++sequence_, now_ns_, offset, value, kNoRegister, space, static_cast<uint8_t>(width), TraceOp::kPeek};
-  entry.reg = IsAccessWidth(width) ? model_->spaces()[space].decode.Lookup(offset) : kNoRegister;
+  entry.reg = IsAccessWidth(width) ? DecodeAt(model_->spaces()[space], offset, false) : kNoRegister;
   trace_.Push(entry);
   return value;
 }
@@ -79,7 +80,7 @@ bool Device::Poke(SpaceId space_id, uint64_t offset, unsigned width, uint64_t va
   Guard guard(*this);
   bool stored = PokeLocked(space_id, offset, width, value);
   TraceEntry entry{++sequence_, now_ns_, offset, value, kNoRegister, space_id, static_cast<uint8_t>(width), TraceOp::kPoke};
-  entry.reg = IsAccessWidth(width) ? model_->spaces()[space_id].decode.Lookup(offset) : kNoRegister;
+  entry.reg = IsAccessWidth(width) ? DecodeAt(model_->spaces()[space_id], offset, true) : kNoRegister;
   if (!stored) entry.outcome = TraceOutcome::kDropped;
   trace_.Push(entry);
   return stored;
@@ -89,7 +90,7 @@ bool Device::PokeLocked(SpaceId space_id, uint64_t offset, unsigned width, uint6
   const SpaceModel& space = model_->spaces().at(space_id);
   if (!IsAccessWidth(width)) return false;
   if (space.indexed) {
-    RegisterId id = space.decode.Lookup(offset);
+    RegisterId id = DecodeAt(space, offset, true);
     if (id == DecodeTable::kNone) return false;
     const RegisterModel& r = model_->registers()[id];
     values_[id] = ((values_[id] & ~WidthMask(width)) | (value & WidthMask(width))) & r.width_mask;
@@ -98,7 +99,7 @@ bool Device::PokeLocked(SpaceId space_id, uint64_t offset, unsigned width, uint6
   }
   bool any = false;
   for (unsigned b = 0; b < width / 8; ++b) {
-    RegisterId id = space.decode.Lookup(offset + b);
+    RegisterId id = DecodeAt(space, offset + b, true);
     if (id == DecodeTable::kNone) {
       if (space.IsRam(offset + b)) {
         memory_[space_id].Store(offset + b, 1, value >> (8 * b));
@@ -421,6 +422,18 @@ bool Device::interrupt_requested() const {
   return irq_request_;
 }
 
+std::vector<StreamEntry> Device::output(std::string_view stream) const {
+  Guard guard(*this);
+  std::optional<uint32_t> index = model_->FindStream(stream);
+  if (!index) {
+    std::string known;
+    for (const std::string& name : model_->output_streams()) known += (known.empty() ? "" : ", ") + name;
+    throw std::out_of_range("device '" + model_->device() + "' has no output stream '" + std::string(stream) + "'" +
+                            (known.empty() ? " (it has none)" : " (it has " + known + ")"));
+  }
+  return outputs_[*index];
+}
+
 std::vector<MessageWrite> Device::messages() const {
   Guard guard(*this);
   return messages_;
@@ -568,6 +581,10 @@ void BehaviourContext::SendMessage(uint64_t address, uint64_t data) {
   if (device_.messages_.size() < device_.options_.max_messages) {
     device_.messages_.push_back(MessageWrite{device_.sequence_, device_.now_ns_, address, data});
   }
+}
+void BehaviourContext::Emit(uint32_t stream, uint64_t value) {
+  std::vector<StreamEntry>& out = device_.outputs_.at(model_.first_streams().at(self_) + stream);
+  if (out.size() < device_.options_.max_stream_entries) out.push_back(StreamEntry{device_.now_ns_, value});
 }
 void BehaviourContext::SetSpaceAccess(SpaceId space, SpaceAccess access, std::string why) {
   device_.space_access_.at(space) = access;

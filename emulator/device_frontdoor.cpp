@@ -83,7 +83,7 @@ inline uint64_t Device::ReadUnguarded(SpaceId space, uint64_t offset, unsigned w
     Finish(access);
     return value;
   }
-  RegisterId id = s.decode.Lookup(offset);
+  RegisterId id = DecodeAt(s, offset, false);
   if (id != DecodeTable::kNone) {
     const FastRegister& r = model_->fast(id);
     // A whole register at its own offset: the checker guarantees it is
@@ -126,7 +126,7 @@ inline void Device::WriteUnguarded(SpaceId space, uint64_t offset, unsigned widt
     Finish(access);
     return;
   }
-  RegisterId id = s.decode.Lookup(offset);
+  RegisterId id = DecodeAt(s, offset, true);
   if (id != DecodeTable::kNone) {
     const FastRegister& r = model_->fast(id);
     // A whole register at its own offset, as in Read.
@@ -179,7 +179,7 @@ bool Device::Admit(const SpaceModel& space, uint64_t offset, unsigned width, Acc
       behaviours_[gate->behaviour]->CheckAccess(context, gate->tag, offset, width, access.entry.op == TraceOp::kWrite);
   in_flight_ = nullptr;
   if (!refusal) return true;
-  if (access.entry.reg == kNoRegister) access.entry.reg = space.decode.Lookup(offset);  // names it, if any
+  if (access.entry.reg == kNoRegister) access.entry.reg = DecodeAt(space, offset, access.entry.op == TraceOp::kWrite);  // names it, if any
   if (access.entry.op == TraceOp::kWrite) access.entry.outcome = TraceOutcome::kDropped;
   Violate(access, refusal->kind, kNoRegister, 0, std::move(refusal->rule));
   return false;
@@ -189,7 +189,7 @@ bool Device::Admit(const SpaceModel& space, uint64_t offset, unsigned width, Acc
 // violation naming the register there, if any; it has no other effect.
 void Device::RefuseSpace(SpaceId space, Access& access) {
   const SpaceModel& s = model_->spaces()[space];
-  if (access.entry.offset < s.size) access.entry.reg = s.decode.Lookup(access.entry.offset);
+  if (access.entry.offset < s.size) access.entry.reg = DecodeAt(s, access.entry.offset, access.entry.op == TraceOp::kWrite);
   access.entry.outcome = access.entry.op == TraceOp::kWrite ? TraceOutcome::kDropped : TraceOutcome::kUnclaimed;
   ViolationKind kind =
       space_access_[space] == SpaceAccess::kPoweredDown ? ViolationKind::kPower : ViolationKind::kUnclaimed;
@@ -229,7 +229,7 @@ uint64_t Device::ReadLocked(SpaceId space_id, uint64_t offset, unsigned width, A
   if (!CheckShape(space, offset, width, space.widths, access)) return unclaimed;
 
   if (space.indexed) {
-    RegisterId id = space.decode.Lookup(offset);
+    RegisterId id = DecodeAt(space, offset, false);
     if (id != DecodeTable::kNone) {
       access.entry.reg = id;
       return ReadBits(id, WidthMask(width) & model_->registers()[id].width_mask, access);
@@ -242,7 +242,7 @@ uint64_t Device::ReadLocked(SpaceId space_id, uint64_t offset, unsigned width, A
     unsigned bytes = width / 8;
     uint64_t gaps = 0;  // byte lanes no register holds
     for (unsigned b = 0; b < bytes;) {
-      RegisterId id = space.decode.Lookup(offset + b);
+      RegisterId id = DecodeAt(space, offset + b, false);
       if (id == DecodeTable::kNone) {
         gaps |= uint64_t{1} << b;
         ++b;
@@ -299,7 +299,7 @@ void Device::WriteLocked(SpaceId space_id, uint64_t offset, unsigned width, uint
   if (!CheckShape(space, offset, width, space.widths, access)) return;
 
   if (space.indexed) {
-    RegisterId id = space.decode.Lookup(offset);
+    RegisterId id = DecodeAt(space, offset, true);
     if (id != DecodeTable::kNone) {
       access.entry.reg = id;
       WriteBits(id, WidthMask(width) & model_->registers()[id].width_mask, value, access);
@@ -310,7 +310,7 @@ void Device::WriteLocked(SpaceId space_id, uint64_t offset, unsigned width, uint
     unsigned bytes = width / 8;
     uint64_t gaps = 0;  // byte lanes no register holds
     for (unsigned b = 0; b < bytes;) {
-      RegisterId id = space.decode.Lookup(offset + b);
+      RegisterId id = DecodeAt(space, offset + b, true);
       if (id == DecodeTable::kNone) {
         gaps |= uint64_t{1} << b;
         ++b;
@@ -346,7 +346,7 @@ void Device::WriteLocked(SpaceId space_id, uint64_t offset, unsigned width, uint
         // Named after the register the write meant to reach, if any.
         const SpaceModel& target = model_->spaces()[range->target_space];
         uint64_t target_offset = range->TargetOffset(offset);
-        access.entry.reg = target.decode.Lookup(target_offset);
+        access.entry.reg = DecodeAt(target, target_offset, true);
         std::string reached = access.entry.reg == kNoRegister
                                   ? ""
                                   : " (" + model_->registers()[access.entry.reg].name + " at " +
@@ -390,7 +390,10 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
   uint64_t current = values_[id];
   if (coverage_ != nullptr) [[unlikely]] coverage_->Read(id, m, current, lanes);
   values_[id] = (current & ~(m.read_clears & lanes)) | (m.read_sets & lanes);
-  if (r.has(RegisterModel::kView) && values_[id] != current) SyncViews(id);
+  if (values_[id] != current) {
+    if (r.has(RegisterModel::kView)) SyncViews(id);
+    if (r.hooks_count != 0) NotifyReadEffect(id, current, access);
+  }
   uint64_t result = current & m.readable & lanes;
   if (r.has(RegisterModel::kHookRead)) {
     in_flight_ = &access;
@@ -407,6 +410,26 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
     armed = (armed & ~lanes) | (lanes & ((result & m.OneToAct()) | (~result & m.ZeroToAct())));
   }
   return result;
+}
+
+// A read's side effect (a read-clear, a read-set) changed register `id`
+// from `before`: the behaviours hooked on it (and on the other registers
+// over its storage) hear of it as of a store, so a reaction's `change`
+// trigger and the interrupt roll-up see LSR's error bits clear when LSR is read.
+void Device::NotifyReadEffect(RegisterId id, uint64_t before, Access& access) {
+  uint64_t after = values_[id];
+  in_flight_ = &access;
+  RegisterId at = id;
+  do {
+    const RegisterModel& r = model_->registers()[at];
+    for (uint16_t i = 0; i < r.hooks_count; ++i) {
+      uint32_t behaviour = model_->hooks()[r.hooks_begin + i];
+      BehaviourContext context = ContextFor(behaviour);
+      behaviours_[behaviour]->OnStore(context, at, before, after);
+    }
+    at = r.has(RegisterModel::kView) ? r.view_next : id;
+  } while (at != id);
+  in_flight_ = nullptr;
 }
 
 // What a write does beyond storing the written bits, on `after` (the

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "regemu/emulator/behaviour.hpp"
+#include "regemu/regdb/register_scope.hpp"
 
 namespace regemu::emulator {
 
@@ -55,11 +56,52 @@ std::optional<uint32_t> Model::FindLine(std::string_view name) const {
   return std::nullopt;
 }
 
+std::optional<uint32_t> Model::FindStream(std::string_view name) const {
+  for (uint32_t i = 0; i < output_streams_.size(); ++i) {
+    if (output_streams_[i] == name) return i;
+  }
+  return std::nullopt;
+}
+
 std::optional<RegisterId> Model::FindRegister(std::string_view name) const {
   auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
                              [&](RegisterId id, std::string_view key) { return registers_[id].name < key; });
   if (it == by_name_.end() || registers_[*it].name != name) return std::nullopt;
   return *it;
+}
+
+namespace {
+
+// A bank condition's operands: registers and fields, as the device holds them now.
+class BankEnv : public regdb::ExpressionEnv {
+ public:
+  BankEnv(const std::vector<RegisterModel>& registers, const std::vector<uint64_t>& values)
+      : registers_(registers), values_(values) {}
+  uint64_t Load(uint64_t id) const override {
+    RegisterId reg = regdb::OperandRegister(id);
+    if (!regdb::IsFieldOperand(id)) return values_[reg];
+    const FieldModel& field = registers_[reg].fields[regdb::OperandField(id)];
+    return (values_[reg] & field.mask) >> field.shift();
+  }
+
+ private:
+  const std::vector<RegisterModel>& registers_;
+  const std::vector<uint64_t>& values_;
+};
+
+}  // namespace
+
+RegisterId Model::SelectBank(RegisterId reg, bool write, const std::vector<uint64_t>& values) const {
+  const DecodeBank& bank = banks_[registers_[reg].bank];
+  BankEnv env(registers_, values);
+  regdb::DecodeDirection wrong = write ? regdb::DecodeDirection::kRead : regdb::DecodeDirection::kWrite;
+  RegisterId fallback = DecodeTable::kNone;
+  for (const DecodeBank::Member& member : bank.members) {
+    if (member.when && member.when->Evaluate(env) == 0) continue;
+    if (member.decode != wrong) return member.reg;
+    if (fallback == DecodeTable::kNone) fallback = member.reg;
+  }
+  return fallback;
 }
 
 size_t Model::memory_bytes() const {
@@ -114,6 +156,16 @@ struct ModelBuilder {
                            "' is driven by another behaviour too");
         }
         model.interrupt_lines_.push_back(std::move(line));
+      }
+    }
+    for (const auto& program : programs) {
+      model.first_streams_.push_back(static_cast<uint32_t>(model.output_streams_.size()));
+      for (std::string& stream : program->OutputStreams()) {
+        if (model.FindStream(stream)) {
+          errors.push_back("behaviour '" + program->name() + "': output stream '" + stream +
+                           "' is emitted by another behaviour too");
+        }
+        model.output_streams_.push_back(std::move(stream));
       }
     }
     // A cycle would recurse forever when an output changes.
@@ -194,6 +246,7 @@ struct ModelBuilder {
     if (model->spaces_.size() > 0xFFFF) result.errors.push_back("more than 65535 spaces");
 
     std::map<std::vector<uint64_t>, uint32_t> interned;
+    std::map<std::pair<regdb::SpaceIndex, uint64_t>, uint32_t> banks;  // place → bank index
     for (const regdb::Register& reg : db.registers) {
       if (reg.space == regdb::kUnresolved) {
         result.errors.push_back("register '" + reg.name + "' has no resolved space: check the database first");
@@ -243,7 +296,19 @@ struct ModelBuilder {
       r.masks = it->second;
       for (const regdb::Field& field : reg.fields) r.fields.push_back({field.name, field.mask() & r.width_mask});
       RegisterId id = static_cast<RegisterId>(model->registers_.size());
-      space.decode.Add(reg.offset, r.extent, id);
+      if (reg.banked()) {
+        // The decode table holds the place's first register; the bank lists them all.
+        auto [bank, first] = banks.try_emplace({reg.space, reg.offset}, static_cast<uint32_t>(model->banks_.size()));
+        if (first) {
+          model->banks_.emplace_back();
+          space.decode.Add(reg.offset, r.extent, id);
+        }
+        r.flags |= RegisterModel::kBanked;
+        r.bank = bank->second;
+        model->banks_[bank->second].members.push_back({id, reg.decode, reg.decode_condition});
+      } else {
+        space.decode.Add(reg.offset, r.extent, id);
+      }
       model->registers_.push_back(std::move(r));
     }
 

@@ -51,6 +51,10 @@ struct RegisterModel {
     // One of several registers over one storage (regdb Register::view_of):
     // a change through it is copied to the others (view_next).
     kView = 1 << 10,
+    // Shares its place with other registers that decode other accesses
+    // (regdb Register::decode, decode_when): the decode table holds the
+    // first of them, and Model::SelectBank picks the one that answers.
+    kBanked = 1 << 11,
   };
 
   uint64_t offset = 0;
@@ -68,6 +72,7 @@ struct RegisterModel {
   // With kView: the next register over the same storage, in a ring through
   // the storage and all its views.
   uint32_t view_next = 0;
+  uint32_t bank = 0;  // with kBanked: index into Model::banks()
   std::string name;
   std::vector<FieldModel> fields;
 
@@ -85,6 +90,17 @@ struct FastRegister {
   uint64_t offset = 0;
   uint8_t width = 32;
   uint16_t flags = 0;  // RegisterModel::Flags
+};
+
+// Split and banked registers: the registers at one place, in database
+// order, each with the accesses it decodes and while what.
+struct DecodeBank {
+  struct Member {
+    RegisterId reg = 0;
+    regdb::DecodeDirection decode = regdb::DecodeDirection::kReadWrite;
+    std::optional<regdb::Expression> when;  // over registers and fields (regdb RegisterScope ids)
+  };
+  std::vector<Member> members;
 };
 
 struct RangeModel {
@@ -159,6 +175,11 @@ class Model {
   // per behaviour the index of its first one.
   const std::vector<std::string>& interrupt_lines() const { return interrupt_lines_; }
   const std::vector<uint32_t>& first_lines() const { return first_lines_; }
+  // The device's named output streams (BehaviourProgram::OutputStreams),
+  // and per behaviour the index of its first one.
+  const std::vector<std::string>& output_streams() const { return output_streams_; }
+  const std::vector<uint32_t>& first_streams() const { return first_streams_; }
+  std::optional<uint32_t> FindStream(std::string_view name) const;
   std::optional<uint32_t> FindLine(std::string_view name) const;
   // Registers with write-once (w1, wo1) bits, see RegisterModel::once_slot.
   uint32_t once_slots() const { return once_slots_; }
@@ -167,8 +188,16 @@ class Model {
 
   std::optional<SpaceId> FindSpace(std::string_view name) const;
   std::optional<RegisterId> FindRegister(std::string_view name) const;  // binary search over sorted names
-  // The register holding `offset` of `space`, or DecodeTable::kNone.
+  // The register holding `offset` of `space`, or DecodeTable::kNone (of
+  // banked registers, the first: SelectBank names the one that answers).
   RegisterId Decode(SpaceId space, uint64_t offset) const { return spaces_[space].decode.Lookup(offset); }
+  const std::vector<DecodeBank>& banks() const { return banks_; }
+  // Of the registers sharing banked register `reg`'s place, the one that
+  // decodes a read (or a write) while the registers hold `values`: the
+  // first whose direction and condition both match; else the first whose
+  // condition matches (its access policy then answers, as a read-only
+  // register answers a write); else DecodeTable::kNone.
+  RegisterId SelectBank(RegisterId reg, bool write, const std::vector<uint64_t>& values) const;
 
   // Approximate heap footprint, for the memory budget.
   size_t memory_bytes() const;
@@ -183,12 +212,15 @@ class Model {
   std::vector<FastRegister> fast_;  // per register, the fast path's view
   std::vector<AccessMasks> masks_;  // interned: registers with one layout share an entry
   std::vector<RegisterId> by_name_;  // register ids sorted by name
+  std::vector<DecodeBank> banks_;
   std::vector<std::unique_ptr<BehaviourProgram>> behaviours_;
   std::vector<uint32_t> hooks_;
   std::vector<uint32_t> interrupt_parents_;
   uint32_t interrupt_router_ = ~uint32_t{0};
   std::vector<std::string> interrupt_lines_;
   std::vector<uint32_t> first_lines_;
+  std::vector<std::string> output_streams_;
+  std::vector<uint32_t> first_streams_;
   uint32_t once_slots_ = 0;
   uint32_t rmw_slots_ = 0;
 };

@@ -85,7 +85,8 @@ class ImageSource {
   }
 
   // Each byte goes to the register the decode table names there, as Peek
-  // reads it: of two overlapping (alias_of) registers, one shows.
+  // reads it: of two overlapping (alias_of) registers, one shows; of banked
+  // registers, the one a read selects now.
   void RenderRegisters(SpaceId space_id, uint64_t first, std::span<uint8_t> out) {
     const SpaceModel& space = model_.spaces()[space_id];
     const std::vector<RegisterModel>& registers = model_.registers();
@@ -98,11 +99,18 @@ class ImageSource {
       const RegisterModel& r = registers[*it];
       for (uint64_t b = 0; b < r.extent; ++b) {
         uint64_t offset = r.offset + b;
-        if (offset < first || offset >= end || space.decode.Lookup(offset) != *it) continue;
+        if (offset < first || offset >= end || ShownAt(space, offset) != *it) continue;
         out[offset - first] = static_cast<uint8_t>(values_[*it] >> (8 * b));
         shown_[*it] = 1;
       }
     }
+  }
+
+  // The register a read at `offset` reaches (of banked registers, the one selected now).
+  RegisterId ShownAt(const SpaceModel& space, uint64_t offset) const {
+    RegisterId id = space.decode.Lookup(offset);
+    if (id == DecodeTable::kNone || !model_.registers()[id].has(RegisterModel::kBanked)) return id;
+    return model_.SelectBank(id, false, values_);
   }
 
   bool WindowEnabled(const RangeModel& range) const {

@@ -7,6 +7,7 @@ namespace regemu::regdb {
 
 void CheckDatabase(Database& database, Diagnostics& diagnostics) {
   LinkNames(database, diagnostics);
+  CompileDecodeConditions(database, diagnostics);
   CheckFields(database, diagnostics);
   CheckLayout(database, diagnostics);
   CheckRanges(database, diagnostics);

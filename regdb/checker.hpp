@@ -14,6 +14,8 @@ void CheckDatabase(Database& database, Diagnostics& diagnostics);
 
 // The stages, in order; exposed for tests and for tools that want one stage.
 void LinkNames(Database& database, Diagnostics& diagnostics);
+// Compiles the decode_when conditions of split and banked registers.
+void CompileDecodeConditions(Database& database, Diagnostics& diagnostics);
 void CheckFields(const Database& database, Diagnostics& diagnostics);
 void CheckLayout(const Database& database, Diagnostics& diagnostics);
 void CheckRanges(const Database& database, Diagnostics& diagnostics);

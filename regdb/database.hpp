@@ -13,6 +13,7 @@
 
 #include "regemu/regdb/access.hpp"
 #include "regemu/regdb/behaviour_config.hpp"
+#include "regemu/regdb/expression.hpp"
 #include "regemu/regdb/numbers.hpp"
 #include "regemu/regdb/source.hpp"
 #include "regemu/regdb/yaml_tree.hpp"
@@ -118,6 +119,10 @@ struct BlockOrigin {
   std::string local_name;  // the register's name inside the block
 };
 
+// Which accesses a register at a shared place answers (yaml/README.md,
+// "Split and banked registers"): RBR reads and THR writes at one offset.
+enum class DecodeDirection : unsigned char { kReadWrite, kRead, kWrite };
+
 struct Register {
   std::string name;
   std::string space_name;
@@ -135,6 +140,13 @@ struct Register {
   // both show NVMe's interrupt mask. Every write through one view is seen
   // by the storage and all its other views.
   std::string view_of;
+  // Split and banked registers: several registers at one place, each
+  // decoding only the accesses of `decode` while `decode_when` holds
+  // (LCR.DLAB == 1 selects DLL over RBR/THR). The checker proves no two of
+  // them decode the same access.
+  DecodeDirection decode = DecodeDirection::kReadWrite;
+  YamlNode decode_when;                      // the condition as written; null without one
+  std::optional<Expression> decode_condition;  // compiled by the checker
   std::vector<Field> fields;
   std::string doc;
   std::string ref;
@@ -148,10 +160,15 @@ struct Register {
   SourceLoc reset_loc;
   SourceLoc alias_of_loc;
   SourceLoc view_of_loc;
+  SourceLoc decode_loc;
 
   uint64_t size_bytes() const { return width / 8; }
   uint64_t width_mask() const { return width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }
   const Field* FindField(std::string_view field_name) const;
+  // Shares its place with other registers, each decoding only some accesses.
+  // (`decode` or `decode_when` given; a `decode: read-write` without a
+  // condition still shares nothing, and the overlap checks say so.)
+  bool banked() const { return decode_loc.known(); }
 };
 
 enum class RangeKind : unsigned char { kReserved, kAlias };

@@ -9,9 +9,9 @@
 namespace regemu::regdb {
 namespace {
 
-constexpr std::array<std::string_view, 14> kRegisterKeys{"name",   "space",    "offset",   "width",   "reset",
-                                                         "access", "masked",   "volatile", "alias_of", "view_of",
-                                                         "array",  "fields",   "doc",      "ref"};
+constexpr std::array<std::string_view, 16> kRegisterKeys{
+    "name",    "space",       "offset", "width",  "reset", "access", "masked", "volatile",
+    "alias_of", "view_of", "decode", "decode_when", "array", "fields", "doc",    "ref"};
 constexpr std::array<std::string_view, 8> kFieldKeys{"name",     "bits",   "access", "reset",
                                                       "volatile", "values", "doc",    "on_write"};
 constexpr std::array<std::string_view, 3> kValueKeys{"name", "value", "doc"};
@@ -198,6 +198,20 @@ std::optional<RegisterTemplate> ReadRegisterTemplate(const YamlNode& node, bool 
   if (const YamlNode* view = node.Find("view_of")) {
     if (auto id = reader.Identifier(*view, "view_of")) reg.view_of = *id; else ok = false;
     reg.view_of_loc = view->loc;
+  }
+  if (const YamlNode* decode = node.Find("decode")) {
+    reg.decode = reader
+                     .Choice<DecodeDirection>(*decode, "decode",
+                                              {{"read", DecodeDirection::kRead},
+                                               {"write", DecodeDirection::kWrite},
+                                               {"read-write", DecodeDirection::kReadWrite}})
+                     .value_or(DecodeDirection::kReadWrite);
+    reg.decode_loc = decode->loc;
+  }
+  // Compiled by the checker, once every register it may name is known.
+  if (const YamlNode* when = node.Find("decode_when")) {
+    if (reader.Text(*when, "decode_when")) reg.decode_when = *when;
+    if (!reg.decode_loc.known()) reg.decode_loc = when->loc;
   }
   if (const YamlNode* doc = node.Find("doc")) reg.doc = reader.Text(*doc, "doc").value_or("");
   reg.ref = default_ref;

@@ -5,7 +5,9 @@
 //     masked event is not latched; a source still live when IMR b is
 //     cleared is latched then);
 //   - IIR is write-1-to-clear (the core applies the policy);
-//   - the output is (IIR & IER) != 0, to the interrupt parent or the device.
+//   - the output is (IIR & IER) != 0, to the interrupt parent or the device:
+//     one source (status IIR, enable IER, bit by bit) of the interrupt
+//     roll-up every kind shares (InterruptRollup, `kind: interrupts`).
 // Protocol rule (i915 gen3_assert_iir_is_zero, driver-facts 1.8): IIR must
 // be zero when IER goes from 0 to enabling bits (GEN3_IRQ_INIT).
 #include <memory>
@@ -13,6 +15,7 @@
 #include <utility>
 
 #include "regemu/emulator/behaviour.hpp"
+#include "regemu/emulator/behaviours/interrupt_rollup.hpp"
 #include "regemu/regdb/behaviour_configs/classic_iir.hpp"
 #include "regemu/regdb/numbers.hpp"
 
@@ -29,10 +32,11 @@ constexpr uint32_t kLatched = 0, kMasked = 1, kLatchedOnUnmask = 2, kAsserted = 
 
 class ClassicIirBehaviour : public CopyableBehaviour<ClassicIirBehaviour> {
  public:
-  ClassicIirBehaviour(const ClassicIirConfig& config, const std::string& name) : config_(&config), name_(&name) {}
+  ClassicIirBehaviour(const ClassicIirConfig& config, const regdb::InterruptsConfig& rollup, const std::string& name)
+      : config_(&config), name_(&name), rollup_(rollup) {}
 
   void OnReset(BehaviourContext& context) override {
-    output_ = false;
+    rollup_.Clear();
     Update(context);
   }
 
@@ -112,21 +116,31 @@ class ClassicIirBehaviour : public CopyableBehaviour<ClassicIirBehaviour> {
   }
 
   void Update(BehaviourContext& context) {
-    bool output = (context.Peek(config_->iir) & context.Peek(config_->ier)) != 0;
-    if (output && !output_) context.Cover(kAsserted);
-    output_ = output;
-    context.SetInterrupt(output);
+    bool was = rollup_.asserted(0);
+    rollup_.Update(context, false);
+    if (rollup_.asserted(0) && !was) context.Cover(kAsserted);
   }
 
   const ClassicIirConfig* config_;  // owned by the program, which outlives every device of its model
   const std::string* name_;
-  bool output_ = false;  // as last driven, for coverage of its rising edge
+  InterruptRollup rollup_;  // IIR & IER, to the parent or the device
 };
 
 class ClassicIirProgram : public BehaviourProgram {
  public:
   ClassicIirProgram(std::string name, ClassicIirConfig config)
-      : BehaviourProgram("classic-iir", std::move(name)), config_(std::move(config)) {}
+      : BehaviourProgram("classic-iir", std::move(name)), config_(std::move(config)) {
+    // One source, IIR enabled bit by bit by IER, rolled up into the
+    // device's interrupt request (or the parent's input).
+    auto whole = [](RegisterId reg, unsigned width, std::string text) {
+      uint64_t mask = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+      return regdb::RegisterBits{reg, regdb::FieldBits::Of(mask), std::move(text)};
+    };
+    rollup_.sources.push_back({"IIR", whole(config_.iir, config_.width, "IIR"), whole(config_.ier, config_.width, "IER"),
+                               std::nullopt});
+    rollup_.outputs.push_back({"output", {0}, ""});
+    rollup_.interrupt_parent = config_.parent;
+  }
 
   std::vector<RegisterId> WriteHooks() const override { return {config_.imr, config_.iir, config_.ier}; }
   std::string InterruptParent() const override { return config_.parent; }
@@ -139,11 +153,12 @@ class ClassicIirProgram : public BehaviourProgram {
     return points;
   }
   std::unique_ptr<Behaviour> Instantiate() const override {
-    return std::make_unique<ClassicIirBehaviour>(config_, name());
+    return std::make_unique<ClassicIirBehaviour>(config_, rollup_, name());
   }
 
  private:
   ClassicIirConfig config_;
+  regdb::InterruptsConfig rollup_;
 };
 
 }  // namespace

@@ -1,35 +1,25 @@
 // `kind: interrupts`: the interrupt roll-up (yaml/README.md, "kind:
-// interrupts"). A source is pending while its status field is not 0, its
-// enable (if any) is not 0 and its mask (if any) is 0; an output is the OR
-// of its sources. Outputs are recomputed after every frontdoor write of a
-// register a source names, after another behaviour stores into one (a
-// reaction raising a status bit: BehaviourContext::Store), and at reset.
-#include <algorithm>
+// interrupts"), run by InterruptRollup. Outputs are recomputed after every
+// frontdoor write of a register a source names, after another behaviour
+// stores into one (a reaction raising a status bit: BehaviourContext::Store),
+// and at reset.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "regemu/emulator/behaviour.hpp"
+#include "regemu/emulator/behaviours/interrupt_rollup.hpp"
 #include "regemu/regdb/behaviour_configs/interrupts.hpp"
 
 namespace regemu::emulator {
 namespace {
 
 using regdb::InterruptsConfig;
-using regdb::RegisterBits;
 
 class InterruptsProgram : public BehaviourProgram {
  public:
   InterruptsProgram(std::string name, const InterruptsConfig& config)
-      : BehaviourProgram("interrupts", std::move(name)), config_(config) {
-    auto add = [&](const RegisterBits& bits) {
-      if (std::find(hooks_.begin(), hooks_.end(), bits.reg) == hooks_.end()) hooks_.push_back(bits.reg);
-    };
-    for (const regdb::InterruptSource& source : config_.sources) {
-      add(source.status);
-      if (source.enable) add(*source.enable);
-      if (source.mask) add(*source.mask);
-    }
+      : BehaviourProgram("interrupts", std::move(name)), config_(config), hooks_(InterruptRollup::Inputs(config_)) {
     for (const regdb::InterruptOutput& output : config_.outputs) {
       if (!output.line.empty()) lines_.push_back(output.line);
     }
@@ -54,43 +44,17 @@ class InterruptsProgram : public BehaviourProgram {
 
 class InterruptsBehaviour : public CopyableBehaviour<InterruptsBehaviour> {
  public:
-  explicit InterruptsBehaviour(const InterruptsProgram& program) : program_(&program) {}
+  explicit InterruptsBehaviour(const InterruptsProgram& program) : rollup_(program.config()) {}
 
   void OnReset(BehaviourContext& context) override {
-    pending_.assign(program_->config().sources.size(), 0);
-    Update(context);
+    rollup_.Clear();
+    rollup_.Update(context, true);
   }
-  void AfterWrite(BehaviourContext& context, RegisterId, uint64_t, uint64_t) override { Update(context); }
-  void OnStore(BehaviourContext& context, RegisterId, uint64_t, uint64_t) override { Update(context); }
+  void AfterWrite(BehaviourContext& context, RegisterId, uint64_t, uint64_t) override { rollup_.Update(context, true); }
+  void OnStore(BehaviourContext& context, RegisterId, uint64_t, uint64_t) override { rollup_.Update(context, true); }
 
  private:
-  static uint64_t Bits(BehaviourContext& context, const RegisterBits& bits) {
-    return bits.bits.Get(context.Peek(bits.reg));
-  }
-
-  void Update(BehaviourContext& context) {
-    const InterruptsConfig& config = program_->config();
-    for (size_t i = 0; i < config.sources.size(); ++i) {
-      const regdb::InterruptSource& source = config.sources[i];
-      bool pending = Bits(context, source.status) != 0 && (!source.enable || Bits(context, *source.enable) != 0) &&
-                     (!source.mask || Bits(context, *source.mask) == 0);
-      if (pending && pending_[i] == 0) context.Cover(static_cast<uint32_t>(i));
-      pending_[i] = pending ? 1 : 0;
-    }
-    uint32_t line = 0;
-    for (const regdb::InterruptOutput& output : config.outputs) {
-      bool asserted = false;
-      for (uint32_t s : output.sources) asserted = asserted || pending_[s] != 0;
-      if (output.line.empty()) {
-        context.SetInterrupt(asserted);
-      } else {
-        context.SetLine(line++, asserted);
-      }
-    }
-  }
-
-  const InterruptsProgram* program_;
-  std::vector<uint8_t> pending_;
+  InterruptRollup rollup_;
 };
 
 std::unique_ptr<Behaviour> InterruptsProgram::Instantiate() const {

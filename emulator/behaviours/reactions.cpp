@@ -13,8 +13,11 @@
 // chain that does not settle is stopped as an `unmodelled` violation (a
 // database mistake, not the driver's).
 #include <algorithm>
+#include <array>
 #include <memory>
+#include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "regemu/emulator/behaviour.hpp"
@@ -33,6 +36,33 @@ using regdb::ReactionTriggerKind;
 // Nested triggers (a set triggering a reaction whose set triggers ...) one
 // instant may hold before the chain counts as not settling.
 constexpr int kMaxChainDepth = 32;
+
+// A list that lives on the stack up to N items, the common case (a write
+// triggers a reaction or two, a set stores a value or two), and spills to
+// the heap beyond: the write path of a register with reactions allocates
+// nothing.
+template <typename T, size_t N>
+class ShortList {
+ public:
+  void push_back(T value) {
+    if (size_ < N) {
+      inline_[size_] = value;
+    } else {
+      if (spilled_.empty()) spilled_.assign(inline_.begin(), inline_.end());
+      spilled_.push_back(value);
+    }
+    ++size_;
+  }
+  bool empty() const { return size_ == 0; }
+  std::span<const T> items() const {
+    return size_ <= N ? std::span<const T>(inline_.data(), size_) : std::span<const T>(spilled_);
+  }
+
+ private:
+  std::array<T, N> inline_{};
+  std::vector<T> spilled_;
+  size_t size_ = 0;
+};
 
 class ReactionsProgram : public BehaviourProgram {
  public:
@@ -62,10 +92,8 @@ class ReactionsProgram : public BehaviourProgram {
   // The delayed action with tag `index` and the reaction it belongs to.
   const std::pair<const ReactionAction*, uint32_t>& delayed(size_t index) const { return delayed_[index]; }
   size_t DelayedIndex(const ReactionAction* action) const {
-    for (size_t i = 0; i < delayed_.size(); ++i) {
-      if (delayed_[i].first == action) return i;
-    }
-    return 0;
+    auto it = delayed_index_.find(action);
+    return it == delayed_index_.end() ? 0 : it->second;
   }
   uint64_t FieldMask(RegisterId reg, size_t field) const { return field_masks_[reg][field]; }
 
@@ -83,6 +111,7 @@ class ReactionsProgram : public BehaviourProgram {
  private:
   void IndexDelayed(const ReactionAction& action, uint32_t reaction) {
     if (action.op != ReactionAction::Op::kAfter) return;
+    delayed_index_.emplace(&action, delayed_.size());
     delayed_.emplace_back(&action, reaction);
     for (const ReactionAction& then : action.then) IndexDelayed(then, reaction);
   }
@@ -92,6 +121,7 @@ class ReactionsProgram : public BehaviourProgram {
   std::vector<RegisterId> read_hooks_;
   std::vector<RegisterId> write_hooks_;
   std::vector<std::pair<const ReactionAction*, uint32_t>> delayed_;
+  std::unordered_map<const ReactionAction*, size_t> delayed_index_;  // action → its index in delayed_
   std::vector<std::vector<uint64_t>> field_masks_;
 };
 
@@ -214,7 +244,7 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
   void Triggered(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after, ReactionTriggerKind access,
                  const Occasion& occasion) {
     const auto& reactions = program_->config().reactions;
-    std::vector<uint32_t> matched;
+    ShortList<uint32_t, 8> matched;
     for (uint32_t i : program_->watchers(reg)) {
       const regdb::ReactionTrigger& trigger = reactions[i].trigger;
       for (const ReactionTarget& target : trigger.targets) {
@@ -236,18 +266,18 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
         }
       }
     }
-    if (!matched.empty()) Fire(context, matched, occasion);
+    if (!matched.empty()) Fire(context, matched.items(), occasion);
   }
 
-  void Fire(BehaviourContext& context, const std::vector<uint32_t>& candidates, const Occasion& occasion) {
+  void Fire(BehaviourContext& context, std::span<const uint32_t> candidates, const Occasion& occasion) {
     const auto& reactions = program_->config().reactions;
     Env env(*program_, context, occasion);
-    std::vector<uint32_t> firing;
+    ShortList<uint32_t, 8> firing;
     for (uint32_t i : candidates) {
       if (reactions[i].when && reactions[i].when->Evaluate(env) == 0) continue;
       firing.push_back(i);
     }
-    for (uint32_t i : firing) {
+    for (uint32_t i : firing.items()) {
       context.Cover(i);
       RunActions(context, reactions[i].actions, i, occasion);
     }
@@ -264,9 +294,9 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
     switch (action.op) {
       case ReactionAction::Op::kSet: {
         // Every value first, from the state before any of them is stored.
-        std::vector<uint64_t> values;
+        ShortList<uint64_t, 8> values;
         for (const auto& [target, value] : action.sets) values.push_back(value.Evaluate(env));
-        for (size_t i = 0; i < action.sets.size(); ++i) Set(context, action.sets[i].first, values[i], owner);
+        for (size_t i = 0; i < action.sets.size(); ++i) Set(context, action.sets[i].first, values.items()[i], owner);
         return;
       }
       case ReactionAction::Op::kAfter: {

@@ -37,10 +37,10 @@ constexpr std::array kViolationKinds = {
 // What expressions of one reaction may name: every register and field of
 // the database; `value` and `before` for an access trigger; the event's
 // arguments; `now`.
-class ReactionScope : public ExpressionScope {
+class ReactionScope : public RegisterScope {
  public:
   ReactionScope(const Database& database, const ReactionTrigger* trigger, bool access_value)
-      : database_(database), trigger_(trigger), access_value_(access_value) {}
+      : RegisterScope(database), trigger_(trigger), access_value_(access_value) {}
 
   std::optional<ExpressionOperand> Resolve(std::string_view name) const override {
     if (name == "now") return ExpressionOperand{kNowOperand, 64, ExpressionType::kTime};
@@ -52,34 +52,14 @@ class ReactionScope : public ExpressionScope {
         if (trigger_->args[i] == name) return ExpressionOperand{kArgOperand | i, 64, ExpressionType::kNumber};
       }
     }
-    size_t dot = name.find('.');
-    if (dot == std::string_view::npos) {
-      auto index = database_.FindRegister(name);
-      if (!index) return std::nullopt;
-      return ExpressionOperand{*index, database_.registers[*index].width, ExpressionType::kNumber};
-    }
-    auto index = database_.FindRegister(name.substr(0, dot));
-    if (!index) return std::nullopt;
-    const Register& reg = database_.registers[*index];
-    std::string_view field_name = name.substr(dot + 1);
-    for (size_t f = 0; f < reg.fields.size(); ++f) {
-      if (reg.fields[f].name != field_name) continue;
-      return ExpressionOperand{kFieldOperand | (uint64_t{*index} << 8) | f, reg.fields[f].bits.width(),
-                               ExpressionType::kNumber};
-    }
-    return std::nullopt;
+    return RegisterScope::Resolve(name);
   }
 
   std::vector<std::string> Candidates(std::string_view name) const override {
-    std::vector<std::string> names;
-    size_t dot = name.find('.');
-    if (dot != std::string_view::npos) {
-      if (const Register* reg = database_.RegisterNamed(name.substr(0, dot))) {
-        for (const Field& field : reg->fields) names.push_back(reg->name + "." + field.name);
-        return names;
-      }
+    std::vector<std::string> names = RegisterScope::Candidates(name);
+    if (name.find('.') != std::string_view::npos && database_.RegisterNamed(name.substr(0, name.find('.')))) {
+      return names;  // a field of a known register
     }
-    for (const Register& reg : database_.registers) names.push_back(reg.name);
     names.push_back("now");
     if (access_value_) {
       names.push_back("value");
@@ -98,7 +78,6 @@ class ReactionScope : public ExpressionScope {
     return width;
   }
 
-  const Database& database_;
   const ReactionTrigger* trigger_;
   bool access_value_;
 };

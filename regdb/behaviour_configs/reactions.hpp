@@ -13,6 +13,7 @@
 #include "regemu/regdb/behaviour_config.hpp"
 #include "regemu/regdb/database.hpp"
 #include "regemu/regdb/expression.hpp"
+#include "regemu/regdb/register_scope.hpp"
 
 namespace regemu::regdb {
 
@@ -37,9 +38,8 @@ struct ReactionTrigger {
 };
 
 // The names an expression of a reaction may use beyond registers and
-// fields, as ExpressionOperand ids (registers are their index; fields
-// kFieldOperand | reg << 8 | field index).
-inline constexpr uint64_t kFieldOperand = uint64_t{1} << 62;
+// fields, as ExpressionOperand ids (registers and fields as RegisterScope
+// numbers them).
 inline constexpr uint64_t kValueOperand = uint64_t{1} << 61;        // the access's value (written or read)
 inline constexpr uint64_t kBeforeOperand = (uint64_t{1} << 61) | 1;  // the register before the write
 inline constexpr uint64_t kNowOperand = (uint64_t{1} << 61) | 2;     // the virtual time (a time)

@@ -1,6 +1,7 @@
 // `kind: ring`: the check of a doorbell-driven submission/completion queue
 // pair, the only reader of its YAML (yaml/README.md, "kind: ring").
 #include "regemu/regdb/behaviour_configs/ring.hpp"
+#include "regemu/regdb/register_scope.hpp"
 
 #include <algorithm>
 #include <array>
@@ -94,14 +95,9 @@ class RingScope : public ExpressionScope {
       for (const std::string& field : field_names_) names.push_back("entry." + field);
       return names;
     }
+    names = RegisterScope(database_).Candidates(name);
     size_t dot = name.find('.');
-    if (dot != std::string_view::npos) {
-      if (const Register* reg = database_.RegisterNamed(name.substr(0, dot))) {
-        for (const Field& field : reg->fields) names.push_back(reg->name + "." + field.name);
-        return names;
-      }
-    }
-    for (const Register& reg : database_.registers) names.push_back(reg.name);
+    if (dot != std::string_view::npos && database_.RegisterNamed(name.substr(0, dot))) return names;  // its fields
     for (const RingName& own : kRingNames) {
       if (names_ != RingNames::kQueue && names_ >= own.from) names.emplace_back(own.name);
     }

@@ -2,10 +2,13 @@
 // width, and not overlapping one another unless one is declared an alias of
 // the other.
 #include <algorithm>
+#include <map>
 #include <unordered_set>
 #include <vector>
 
 #include "regemu/regdb/checker.hpp"
+#include "regemu/regdb/checks/decode_exclusion.hpp"
+#include "regemu/regdb/checks/report_once.hpp"
 
 namespace regemu::regdb {
 namespace {
@@ -53,6 +56,17 @@ std::string Describe(const Register& reg) {
 }
 
 bool DeclaredAliases(const Register& a, const Register& b) { return a.alias_of == b.name || b.alias_of == a.name; }
+
+bool SamePlace(const Register& a, const Register& b) { return a.space == b.space && a.offset == b.offset; }
+
+// Why an overlap with a banked register is still an overlap.
+std::string BankHint(const Register& a, const Register& b) {
+  if (a.banked() == b.banked()) {
+    return a.banked() ? " (registers that share a place must start at the same offset)" : "";
+  }
+  const Register& plain = a.banked() ? b : a;
+  return " ('" + plain.name + "' has no 'decode' or 'decode_when', so it decodes every access there)";
+}
 
 bool StrideTooSmall(const Register& reg, const Space& space) {
   return reg.array && !space.indexed() && reg.array->stride < reg.size_bytes();
@@ -124,14 +138,18 @@ void CheckOverlaps(const Database& db, Diagnostics& diagnostics) {
     uint64_t end = reg.offset + Extent(reg, space);  // may wrap only past 2^64: placement reports that
     if (reach && db.registers[*reach].space == reg.space && reg.offset < reach_end) {
       const Register& other = db.registers[*reach];
-      if (!DeclaredAliases(reg, other) && !SameCrampedArray(reg, other, space)) {
+      // Banked registers at one place are CheckBanks' to prove apart.
+      bool banked_together = reg.banked() && other.banked() && SamePlace(reg, other);
+      if (!banked_together && !DeclaredAliases(reg, other) && !SameCrampedArray(reg, other, space)) {
         // Blame whichever was written later, pointing back at the earlier one.
         const Register& later = index > *reach ? reg : other;
         const Register& earlier = index > *reach ? other : reg;
-        diagnostics.Error(later.offset_loc, Describe(later) + " at " + space.name + " " +
-                                                Span(later.offset, Extent(later, space)) + " overlaps " +
-                                                Describe(earlier) + " at " + Span(earlier.offset, Extent(earlier, space)))
-            .notes.push_back({earlier.offset_loc, "'" + earlier.name + "' is placed here"});
+        Diagnostic& error =
+            diagnostics.Error(later.offset_loc, Describe(later) + " at " + space.name + " " +
+                                                    Span(later.offset, Extent(later, space)) + " overlaps " +
+                                                    Describe(earlier) + " at " +
+                                                    Span(earlier.offset, Extent(earlier, space)) + BankHint(reg, other));
+        error.notes.push_back({earlier.offset_loc, "'" + earlier.name + "' is placed here"});
       }
     }
     if (!reach || db.registers[*reach].space != reg.space || end > reach_end) {
@@ -157,11 +175,55 @@ void CheckOverlaps(const Database& db, Diagnostics& diagnostics) {
   }
 }
 
+// Registers sharing one place, each decoding only some accesses (RBR for
+// reads and THR for writes at 0; DLL there while LCR.DLAB = 1): every pair
+// is proven never to decode the same access.
+void CheckBanks(const Database& db, Diagnostics& diagnostics) {
+  std::map<std::pair<SpaceIndex, uint64_t>, std::vector<const Register*>> places;
+  for (const Register& reg : db.registers) {
+    if (reg.banked() && reg.space != kUnresolved) places[{reg.space, reg.offset}].push_back(&reg);
+  }
+  ReportOnce reported;
+  for (const auto& [place, regs] : places) {
+    for (size_t i = 0; i < regs.size(); ++i) {
+      for (size_t j = 0; j < i; ++j) {
+        const Register& later = *regs[i];
+        const Register& earlier = *regs[j];
+        if (DeclaredAliases(later, earlier)) continue;
+        SourceLoc loc = later.decode_loc.known() ? later.decode_loc : later.offset_loc;
+        SourceLoc other = earlier.decode_loc.known() ? earlier.decode_loc : earlier.offset_loc;
+        if (later.width != earlier.width) {
+          if (reported.First(loc, other)) {
+            diagnostics.Error(later.width_loc, "register '" + later.name + "' shares its place with '" +
+                                                   earlier.name + "' but is " + std::to_string(later.width) +
+                                                   " bits wide, not " + std::to_string(earlier.width) +
+                                                   ": registers at one place have one width")
+                .notes.push_back({earlier.width_loc, "'" + earlier.name + "' is declared here"});
+          }
+          continue;
+        }
+        std::optional<DecodeClash> clash = BothDecode(db, earlier, later);
+        if (!clash || !reported.First(loc, other)) continue;
+        std::string where = db.spaces[later.space].name + " " + Hex(later.offset);
+        std::string message = clash->unproven
+                                  ? "registers '" + earlier.name + "' and '" + later.name + "' at " + where +
+                                        " cannot be proven never to decode the same access: " + clash->witness
+                                  : "registers '" + earlier.name + "' and '" + later.name + "' at " + where +
+                                        " both decode " + clash->access + " " + clash->witness +
+                                        ": give them different 'decode' directions or 'decode_when' conditions "
+                                        "that exclude each other";
+        diagnostics.Error(loc, message).notes.push_back({other, "'" + earlier.name + "' decodes here"});
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void CheckLayout(const Database& database, Diagnostics& diagnostics) {
   CheckPlacement(database, diagnostics);
   CheckOverlaps(database, diagnostics);
+  CheckBanks(database, diagnostics);
 }
 
 }  // namespace regemu::regdb

@@ -182,5 +182,41 @@ TEST_F(InterruptsTest, ResetDropsTheLines) {
   EXPECT_FALSE(device_->line_asserted("IRQ8"));
 }
 
+// An enable as wide as its status acts bit by bit (SystemRDL's per-bit
+// `intr` enable; classic-iir's IIR & IER): a status bit whose own enable is
+// clear does not interrupt, however many other enable bits are set.
+TEST(InterruptsRollUpTest, AnEnableAsWideAsTheStatusActsBitByBit) {
+  auto device = MakeDevice(R"y(device: bitwise
+spaces:
+  - {name: bar0, kind: mmio, size: 0x10}
+registers:
+  - {name: STS, space: bar0, offset: 0x0, fields: [{name: ALL, bits: "7:0", access: w1c}]}
+  - {name: ENB, space: bar0, offset: 0x4, fields: [{name: ALL, bits: "7:0"}]}
+  - {name: GATE, space: bar0, offset: 0x8, fields: [{name: ON, bits: 0}]}
+behaviours:
+  - name: irq
+    kind: interrupts
+    sources:
+      - {name: bits, status: STS.ALL, enable: ENB.ALL}
+      - {name: gated, status: STS.ALL, enable: GATE.ON}
+    outputs:
+      - {name: pin, sources: [bits]}
+      - {name: gated, sources: [gated], line: GATED}
+)y");
+  RegisterId enb = RegisterNamed(device->model(), "ENB");
+  RegisterId sts = RegisterNamed(device->model(), "STS");
+  RegisterId gate = RegisterNamed(device->model(), "GATE");
+  device->WriteRegister(enb, 0xF0);
+  device->PokeRegister(sts, 0x01);
+  device->WriteRegister(gate, 1);  // a write the roll-up hears
+  EXPECT_FALSE(device->interrupt_asserted());
+  EXPECT_TRUE(device->line_asserted("GATED"));  // a one-bit enable gates the whole status
+  device->WriteRegister(enb, 0xF1);
+  EXPECT_TRUE(device->interrupt_asserted());
+  device->WriteRegister(sts, 0x01);  // w1c
+  EXPECT_FALSE(device->interrupt_asserted());
+  EXPECT_FALSE(device->line_asserted("GATED"));
+}
+
 }  // namespace
 }  // namespace regemu::emulator

@@ -37,6 +37,16 @@ std::string Markers(const regdb::Register& reg) {
     out += "<span class=\"marker masked\" title=\"bits 31:16 of a write select which of bits 15:0 change\">masked</span> ";
   }
   if (!reg.alias_of.empty()) out += "<span class=\"marker alias\">alias of " + RegisterLink(kDepth, reg.alias_of) + "</span> ";
+  if (!reg.view_of.empty()) out += "<span class=\"marker alias\">view of " + RegisterLink(kDepth, reg.view_of) + "</span> ";
+  if (reg.banked()) {
+    // Split and banked registers: which accesses at the shared place reach this one.
+    std::string what = reg.decode == regdb::DecodeDirection::kRead    ? "reads"
+                       : reg.decode == regdb::DecodeDirection::kWrite ? "writes"
+                                                                        : "reads and writes";
+    if (!reg.decode_when.IsNull()) what += " while " + reg.decode_when.text;
+    out += "<span class=\"marker banked\" title=\"shares its place with other registers\">decodes " + Escape(what) +
+           "</span> ";
+  }
   return out;
 }
 

@@ -167,6 +167,15 @@ json FieldJson(const regdb::Register& reg, const regdb::Field& field) {
           {"doc", field.doc}};
 }
 
+const char* DecodeName(regdb::DecodeDirection decode) {
+  switch (decode) {
+    case regdb::DecodeDirection::kRead: return "read";
+    case regdb::DecodeDirection::kWrite: return "write";
+    case regdb::DecodeDirection::kReadWrite: break;
+  }
+  return "read-write";
+}
+
 json RegisterJson(const regdb::LoadedDatabase& loaded, const regdb::Register& reg) {
   json fields = json::array();
   for (const regdb::Field* field : HighBitFirst(reg)) fields.push_back(FieldJson(reg, *field));
@@ -186,6 +195,8 @@ json RegisterJson(const regdb::LoadedDatabase& loaded, const regdb::Register& re
              {"used_by", UsersJson(UsersOf(loaded.database, reg))},
              {"reactions", ReactionsJson(loaded.database, reg, nullptr)},
              {"view_of", reg.view_of},
+             {"decode", DecodeName(reg.decode)},
+             {"decode_when", reg.decode_when.IsNull() ? "" : reg.decode_when.text},
              {"fields", std::move(fields)}};
   if (reg.array) {
     entry["array"] = {{"template", reg.array->name_template},
@@ -234,6 +245,13 @@ void PrintRegister(const regdb::LoadedDatabase& loaded, const regdb::Register& r
   if (reg.is_volatile) out << "  volatile: hardware changes it\n";
   if (!reg.alias_of.empty()) out << "  alias of " << reg.alias_of << "\n";
   if (!reg.view_of.empty()) out << "  a view of " << reg.view_of << " (shows its storage, with its own policies)\n";
+  if (reg.banked()) {
+    out << "  decodes " << (reg.decode == regdb::DecodeDirection::kRead    ? "reads"
+                            : reg.decode == regdb::DecodeDirection::kWrite ? "writes"
+                                                                             : "reads and writes");
+    if (!reg.decode_when.IsNull()) out << " while " << reg.decode_when.text;
+    out << " (shares its place with other registers)\n";
+  }
   if (reg.array) {
     out << "  element " << reg.array->start + reg.array->index << " of " << reg.array->name_template << ": "
         << reg.array->count << " from " << reg.array->start << ", stride " << regdb::Hex(reg.array->stride) << "\n";
