@@ -35,7 +35,7 @@ namespace {
 
 using ::testing::EndsWith;
 using ::testing::HasSubstr;
-using testing_support::MakeDevice;
+using trap_testing::MakeDevice;
 using testing_support::SpaceNamed;
 
 // An address nothing maps, hidden from the optimizer.

@@ -36,7 +36,7 @@ std::string BuildName(const ::testing::TestParamInfo<DriverBuild>& param) { retu
 class CmsisDriverTest : public ::testing::TestWithParam<DriverBuild> {
  protected:
   void SetUp() override {
-    device_ = testing_support::MakeDevice(trap_testing::kMcuDatabase);
+    device_ = trap_testing::MakeDevice(trap_testing::kMcuDatabase);
     apb_ = testing_support::SpaceNamed(device_->model(), "apb");
     scs_ = testing_support::SpaceNamed(device_->model(), "scs");
     try {

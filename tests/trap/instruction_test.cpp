@@ -183,7 +183,7 @@ const Case kCases[] = {
 class InstructionTest : public ::testing::TestWithParam<Case> {
  protected:
   InstructionTest()
-      : device_(testing_support::MakeDevice(trap_testing::kRamDatabase)),
+      : device_(trap_testing::MakeDevice(trap_testing::kRamDatabase)),
         bar_(testing_support::SpaceNamed(device_->model(), "bar")),
         mapping_(TrappedMapping::Map(*device_, bar_)) {}
 
@@ -253,7 +253,7 @@ TEST_F(InstructionAccessesTest, ReadModifyWriteIsAReadThenAWrite) {
 // movabs: the moffs form, a 64-bit absolute address (CMSIS code above 2
 // GiB), only with the accumulator.
 TEST(MovabsTest, LoadsAndStoresAtAnAbsoluteAddress) {
-  auto device = testing_support::MakeDevice(trap_testing::kRamDatabase);
+  auto device = trap_testing::MakeDevice(trap_testing::kRamDatabase);
   SpaceId bar = testing_support::SpaceNamed(device->model(), "bar");
   std::optional<TrappedMapping> mapping;
   try {

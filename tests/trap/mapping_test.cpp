@@ -20,7 +20,7 @@ namespace {
 using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using testing_support::MakeDevice;
+using trap_testing::MakeDevice;
 using testing_support::SpaceNamed;
 using trap_testing::Read;
 using trap_testing::Write;

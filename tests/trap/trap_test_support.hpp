@@ -3,6 +3,7 @@
 // the accesses a device saw (from its trace) in a form EXPECT_THAT prints.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -69,6 +70,15 @@ behaviours:
           - {set: {UART0_SR.TXE: 0}}
           - {after: 10us, set: {UART0_SR.TXE: 1}}
 )yaml";
+
+// A device of `yaml` (one of the databases above), compiled once per test
+// binary: compiling is most of a small test's time under the sanitizers.
+inline std::unique_ptr<Device> MakeDevice(const char* yaml, DeviceOptions options = {}) {
+  static std::map<std::string, std::shared_ptr<const Model>> models;
+  std::shared_ptr<const Model>& model = models[yaml];
+  if (!model) model = testing_support::CompileYaml(yaml);
+  return std::make_unique<Device>(model, std::move(options));
+}
 
 inline constexpr uintptr_t kApbBase = 0x40000000;
 inline constexpr uintptr_t kScsBase = 0xE000E000;

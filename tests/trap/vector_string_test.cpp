@@ -95,7 +95,7 @@ const VectorCase kVectorCases[] = {
 class TrappedRamTest : public ::testing::Test {
  protected:
   TrappedRamTest()
-      : device_(testing_support::MakeDevice(trap_testing::kRamDatabase)),
+      : device_(trap_testing::MakeDevice(trap_testing::kRamDatabase)),
         bar_(testing_support::SpaceNamed(device_->model(), "bar")),
         mapping_(TrappedMapping::Map(*device_, bar_)) {}
 
@@ -243,7 +243,7 @@ TEST_F(TrappedRamTest, RepMovsIsOneAccessPerElementInOrder) {
 class NarrowSpaceTest : public ::testing::Test {
  protected:
   NarrowSpaceTest()
-      : device_(testing_support::MakeDevice(trap_testing::kRamDatabase)),
+      : device_(trap_testing::MakeDevice(trap_testing::kRamDatabase)),
         narrow_(testing_support::SpaceNamed(device_->model(), "narrow")),
         mapping_(TrappedMapping::Map(*device_, narrow_)) {
     for (uint64_t offset = 0; offset < 0x40; offset += 4) device_->Poke(narrow_, offset, 32, 0x01010101 * offset);
