@@ -3,7 +3,7 @@
 #   target_link_libraries(my_driver_tests PRIVATE regemu::fakes GTest::gmock_main)
 # (or regemu::c for C drivers, also through pkg-config `regemu`).
 # Installed: the libraries, their headers under include/regemu/ (reached
-# only as "regemu/...": include/regemu/{regdb,emulator,fakes}/ and
+# only as "regemu/...": include/regemu/{regdb,emulator,emulator/trap,fakes}/ and
 # include/regemu/{regemu.h,iomem.h,hwreg.hpp,reg_bits.h}), the `regemu` tool,
 # the shipped databases under share/regemu/yaml, the docs the tool's --help
 # points at under share/doc/regemu, the examples a driver project builds
@@ -19,7 +19,7 @@ set(REGEMU_INSTALL_EXAMPLES_DIR ${CMAKE_INSTALL_DATADIR}/regemu/examples)
 
 set(regemu_targets regemu_hwreg regemu_regdb regemu_emulator regemu)
 if(TARGET regemu_fakes)
-  list(APPEND regemu_targets regemu_fakes regemu_c)
+  list(APPEND regemu_targets regemu_trap regemu_fakes regemu_c)
 endif()
 install(TARGETS ${regemu_targets} EXPORT regemuTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

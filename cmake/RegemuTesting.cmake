@@ -31,10 +31,15 @@ if(NOT TARGET regemu_gmock_pch)
   regemu_set_warnings(regemu_gmock_pch)
 endif()
 
-# regemu_add_gtest(TARGET [LABELS label...] [TIMEOUT seconds])
-# LABELS and TIMEOUT go on every ctest made from TARGET (`ctest -L label`).
+# regemu_add_gtest(TARGET [LABELS label...] [TIMEOUT seconds] [ENVIRONMENT VAR=value]
+#                  [ENVIRONMENT_MODIFICATION VAR=op:value] [PREFIX prefix])
+# LABELS, TIMEOUT, ENVIRONMENT and ENVIRONMENT_MODIFICATION (ctest's test
+# properties, e.g. "ASAN_OPTIONS=string_append::handle_segv=1"; one
+# variable each) go on every ctest made from TARGET (`ctest -L label`).
+# PREFIX starts the name of each discovered test (`ctest -R trap.` picks a
+# binary's tests).
 function(regemu_add_gtest target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT" "LABELS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT;PREFIX;ENVIRONMENT;ENVIRONMENT_MODIFICATION" "LABELS")
   target_precompile_headers(${target} REUSE_FROM regemu_gmock_pch)
   set(properties)
   if(arg_LABELS)
@@ -43,14 +48,20 @@ function(regemu_add_gtest target)
   if(arg_TIMEOUT)
     list(APPEND properties TIMEOUT ${arg_TIMEOUT})
   endif()
+  if(arg_ENVIRONMENT)
+    list(APPEND properties ENVIRONMENT "${arg_ENVIRONMENT}")
+  endif()
+  if(arg_ENVIRONMENT_MODIFICATION)
+    list(APPEND properties ENVIRONMENT_MODIFICATION "${arg_ENVIRONMENT_MODIFICATION}")
+  endif()
   if(REGEMU_TEST_GRANULARITY STREQUAL "binary")
     add_test(NAME ${target} COMMAND ${target} --gtest_brief=1)
     if(properties)
       set_tests_properties(${target} PROPERTIES ${properties})
     endif()
   elseif(properties)
-    gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 PROPERTIES ${properties})
+    gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 TEST_PREFIX "${arg_PREFIX}" PROPERTIES ${properties})
   else()
-    gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60)
+    gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 TEST_PREFIX "${arg_PREFIX}")
   endif()
 endfunction()

@@ -483,6 +483,16 @@ void Device::SetPolicy(const ViolationPolicy& policy) {
   options_.policy = policy;
 }
 
+uint64_t Device::access_cost_ns() const {
+  Guard guard(*this);
+  return options_.access_cost_ns;
+}
+
+void Device::SetAccessCost(uint64_t ns) {
+  Guard guard(*this);
+  options_.access_cost_ns = ns;
+}
+
 std::optional<ModelCoverage> Device::Coverage() const {
   Guard guard(*this);
   if (!coverage_) return std::nullopt;

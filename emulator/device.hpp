@@ -215,6 +215,11 @@ class Device {
 
   // The device's options can be changed between accesses (e.g. announced violations).
   void SetPolicy(const ViolationPolicy& policy);
+  // Virtual time each frontdoor access takes (DeviceOptions::access_cost_ns),
+  // changed between accesses: a trapped mapping gives a device that has none
+  // one, so that a driver's polling loop sees time pass.
+  uint64_t access_cost_ns() const;
+  void SetAccessCost(uint64_t ns);
 
   // What it counted so far (DeviceOptions::coverage), as one device of its
   // model; nothing when coverage is off. Reset, Snapshot and Restore leave

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -18,6 +19,8 @@
 
 #include "regemu/emulator/coverage.hpp"
 #include "regemu/emulator/device.hpp"
+#include "regemu/emulator/trap/trap_site.hpp"
+#include "regemu/emulator/trap/trapped_mapping.hpp"
 #include "regemu/regdb/diagnostics.hpp"
 #include "regemu/regdb/loader.hpp"
 #include "regemu/regdb/names.hpp"
@@ -28,6 +31,13 @@
 
 struct regemu_device {
   std::unique_ptr<regemu::emulator::Device> device;
+  // regemu_map's mappings: declared after `device`, so unmapped before it goes.
+  std::vector<regemu::emulator::TrappedMapping> mappings;
+  // Per violation (by sequence) made through a mapping: the driver's
+  // instruction and line, for regemu_violation_text. Filled by the device's
+  // on_violation, under the device lock, hence a lock of its own.
+  std::mutex sites_lock;
+  std::map<uint64_t, std::string> trapped_sites;
   // The shim's own state is not the device's: the device locks itself, the
   // shim's strings take this lock.
   std::mutex lock;
@@ -247,6 +257,13 @@ regemu_device* regemu_open(const char* db_path, char* err, size_t errlen) {
     auto dev = std::make_unique<regemu_device>();
     regemu::emulator::DeviceOptions options;
     options.coverage = coverage_enabled.load() || regemu::emulator::CoverageFromEnvironment();
+    // A violation a trapped driver instruction made remembers where.
+    options.on_violation = [raw = dev.get()](const regemu::emulator::Violation& violation) {
+      std::optional<regemu::emulator::TrappedAccessSite> site = regemu::emulator::CurrentTrappedAccessSite();
+      if (!site) return;
+      std::lock_guard guard(raw->sites_lock);
+      raw->trapped_sites.emplace(violation.sequence, site->Describe());
+    };
     dev->device = std::make_unique<Device>(compiled.model, std::move(options));
     return dev.release();
   } catch (const std::exception& error) {
@@ -357,7 +374,13 @@ size_t regemu_violation_count(regemu_device* dev) {
 
 const char* regemu_violation_text(regemu_device* dev, size_t index) {
   return Enter(dev, "regemu_violation_text", static_cast<const char*>(nullptr), [&] {
-    std::string summary = ViolationAt(*dev, index).Summary();
+    regemu::emulator::Violation violation = ViolationAt(*dev, index);
+    std::string summary = violation.Summary();
+    {
+      std::lock_guard sites_guard(dev->sites_lock);
+      auto site = dev->trapped_sites.find(violation.sequence);
+      if (site != dev->trapped_sites.end()) summary += " [driver instruction: " + site->second + "]";
+    }
     std::lock_guard guard(dev->lock);
     dev->text = std::move(summary);
     return dev->text.c_str();
@@ -402,6 +425,34 @@ void* regemu_iomap(regemu_device* dev, const char* space, uint64_t size) {
 void regemu_iounmap(void* base) {
   std::lock_guard guard(MappingsLock());
   std::erase_if(Mappings(), [base](const Mapping& m) { return m.range.get() == base; });
+}
+
+void* regemu_map(regemu_device* dev, const char* space, void* fixed_address) {
+  return Enter(dev, "regemu_map", static_cast<void*>(nullptr), [&]() -> void* {
+    regemu::emulator::MapOptions options;
+    if (fixed_address != nullptr) options.fixed_address = reinterpret_cast<uintptr_t>(fixed_address);
+    regemu::emulator::TrappedMapping mapping =
+        regemu::emulator::TrappedMapping::Map(*dev->device, SpaceOf(*dev, space), options);
+    void* base = mapping.base();
+    std::lock_guard guard(dev->lock);
+    dev->mappings.push_back(std::move(mapping));
+    return base;
+  });
+}
+
+int regemu_unmap(regemu_device* dev, void* base) {
+  return Enter(dev, "regemu_unmap", -1, [&] {
+    std::lock_guard guard(dev->lock);
+    auto it = std::find_if(dev->mappings.begin(), dev->mappings.end(),
+                           [base](const regemu::emulator::TrappedMapping& m) { return m.base() == base; });
+    if (it == dev->mappings.end()) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%p", base);
+      Misuse(std::string(text) + " is not a regemu_map mapping of this device");
+    }
+    dev->mappings.erase(it);
+    return 0;
+  });
 }
 
 #define REGEMU_IO(bits)                                                                     \

@@ -6,8 +6,10 @@
 #include <stdexcept>
 
 #include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/trap/trap_site.hpp"
 #include "regemu/regdb/diagnostics.hpp"
 #include "regemu/regdb/loader.hpp"
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::fakes {
 
@@ -55,29 +57,40 @@ std::shared_ptr<const emulator::Model> CompileDatabase(const std::filesystem::pa
   return compiled.model;
 }
 
-namespace {
+// The MmioBus helper's caller, or the trapped instruction's line.
+DeviceTest::AccessSite DeviceTest::CurrentSite() {
+  if (std::optional<hwreg::SourceLocation> site = CurrentAccessSite()) return {site, ""};
+  std::optional<emulator::TrappedAccessSite> trapped = emulator::CurrentTrappedAccessSite();
+  if (!trapped) return {};
+  AccessSite site{std::nullopt, "by the trapped instruction at " + trapped->Describe()};
+  if (trapped->location.has_line()) {
+    site.location = hwreg::SourceLocation::current(trapped->location.file, trapped->location.function,
+                                                   trapped->location.line);
+  }
+  return site;
+}
 
 // A failure at `site`, or at the running test's TEST_F line without one:
 // never at a line inside regemu.
-void FailAt(const std::optional<hwreg::SourceLocation>& site, const std::string& message) {
-  if (site) {
-    ADD_FAILURE_AT(site->file_name(), static_cast<int>(site->line()))
-        << message << "\n(the access was made in " << site->function_name() << ")";
+void DeviceTest::FailAt(const AccessSite& site, const std::string& message) {
+  std::string how = site.instruction.empty() ? "" : "\n(the access was made " + site.instruction + ")";
+  if (site.location) {
+    if (how.empty()) how = "\n(the access was made in " + std::string(site.location->function_name()) + ")";
+    ADD_FAILURE_AT(site.location->file_name(), static_cast<int>(site.location->line())) << message << how;
     return;
   }
   const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
   if (test != nullptr && test->file() != nullptr) {
-    ADD_FAILURE_AT(test->file(), test->line()) << message;
+    ADD_FAILURE_AT(test->file(), test->line()) << message << how;
   } else {
-    ADD_FAILURE() << message;
+    ADD_FAILURE() << message << how;
   }
 }
-
-}  // namespace
 
 DeviceTest::DeviceTest() : fail_at_access_(GTEST_FLAG_GET(break_on_failure)) {}
 
 emulator::Device& DeviceTest::LoadDevice(const std::filesystem::path& path, emulator::DeviceOptions options) {
+  mappings_.clear();
   buses_.clear();
   device_.reset();
   violation_sites_.clear();
@@ -105,7 +118,7 @@ emulator::Device& DeviceTest::LoadDevice(const std::filesystem::path& path, emul
 
 // Both run under the device lock, in the thread that made the access.
 void DeviceTest::OnViolation(const emulator::Violation& violation) {
-  std::optional<hwreg::SourceLocation> site = CurrentAccessSite();
+  AccessSite site = CurrentSite();
   violation_sites_.emplace(violation.sequence, site);
   if (fail_at_access_ && violation.fails) {
     reported_violations_.insert(violation.sequence);
@@ -115,7 +128,7 @@ void DeviceTest::OnViolation(const emulator::Violation& violation) {
 }
 
 void DeviceTest::OnBreach(size_t index) {
-  std::optional<hwreg::SourceLocation> site = CurrentAccessSite();
+  AccessSite site = CurrentSite();
   breach_sites_.push_back(site);
   if (fail_at_access_) {
     reported_breaches_ = index + 1;
@@ -140,6 +153,23 @@ FakeMmioBus& DeviceTest::bus(std::string_view space) {
     it = buses_.emplace(std::string(space), std::make_unique<FakeMmioBus>(device(), space)).first;
   }
   return *it->second;
+}
+
+uint8_t* DeviceTest::MappedSpace(std::string_view space, std::optional<uintptr_t> fixed_address) {
+  auto it = mappings_.find(space);
+  if (it == mappings_.end()) {
+    std::optional<emulator::SpaceId> id = device().model().FindSpace(space);
+    if (!id) throw std::invalid_argument("DeviceTest: device '" + device().model().device() + "' has no space '" +
+                                         std::string(space) + "'");
+    emulator::MapOptions options;
+    options.fixed_address = fixed_address;
+    it = mappings_.emplace(std::string(space), emulator::TrappedMapping::Map(device(), *id, options)).first;
+  } else if (fixed_address && reinterpret_cast<uintptr_t>(it->second.base()) != *fixed_address) {
+    throw std::invalid_argument("DeviceTest: space '" + std::string(space) + "' is already mapped at " +
+                                regdb::Hex(reinterpret_cast<uintptr_t>(it->second.base())) + ", not at " +
+                                regdb::Hex(*fixed_address));
+  }
+  return static_cast<uint8_t*>(it->second.base());
 }
 
 std::vector<emulator::Violation> DeviceTest::TakeViolations() {
@@ -167,7 +197,7 @@ void DeviceTest::TearDown() {
   if (!device_) return;
   const std::vector<RuleBreach>& breaches = checker_->breaches();
   for (size_t index = std::max(breaches_taken_, reported_breaches_); index < breaches.size(); ++index) {
-    FailAt(index < breach_sites_.size() ? breach_sites_[index] : std::nullopt,
+    FailAt(index < breach_sites_.size() ? breach_sites_[index] : AccessSite{},
            "driver broke a protocol rule on device '" + device_->model().device() + "':\n" +
                breaches[index].Describe(device_->model()));
   }
@@ -175,13 +205,13 @@ void DeviceTest::TearDown() {
   for (const emulator::Violation& violation : device_->violations()) {
     if (!violation.fails || reported_violations_.contains(violation.sequence)) continue;
     auto site = violation_sites_.find(violation.sequence);
-    FailAt(site == violation_sites_.end() ? std::nullopt : site->second,
+    FailAt(site == violation_sites_.end() ? AccessSite{} : site->second,
            "driver violation on device '" + device_->model().device() + "':\n" +
                violation.Describe(device_->model()));
   }
   size_t kept = device_->violations().size();
   if (device_->violation_count() > kept) {
-    FailAt(std::nullopt, std::to_string(device_->violation_count() - kept) +
+    FailAt(AccessSite{}, std::to_string(device_->violation_count() - kept) +
                              " more violation(s) past DeviceOptions::max_violations");
   }
 }

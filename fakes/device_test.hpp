@@ -27,6 +27,14 @@
 // access breaking each rule fails the test in TearDown; TakeBreaches()
 // acknowledges breaches a test provokes on purpose.
 //
+// Drivers written against plain pointers (a BAR pointer, CMSIS structs at
+// fixed addresses) get a trapped mapping of a space instead of a bus:
+//   my_driver_probe(MappedSpace("bar0"));
+// every load and store there is a frontdoor access (emulator/trap/,
+// docs/trapped-mappings.md); a violation is reported at the driver's
+// source line when the driver has debug information, else at the TEST_F
+// line with the instruction's address and symbol.
+//
 // Coverage (README.md "Coverage"): with the environment variable
 // REGEMU_COVERAGE set (REGEMU_COVERAGE=cov/%p.json, %p the process id)
 // every device the fixture loads counts what the test exercised, and each
@@ -47,6 +55,7 @@
 #include <gtest/gtest.h>
 
 #include "regemu/emulator/device.hpp"
+#include "regemu/emulator/trap/trapped_mapping.hpp"
 #include "regemu/fakes/fake_mmio_bus.hpp"
 #include "regemu/fakes/protocol_rules.hpp"
 
@@ -83,6 +92,13 @@ class DeviceTest : public ::testing::Test {
   emulator::Device& device();
   // The bus of one space of the device (made on first use).
   FakeMmioBus& bus(std::string_view space);
+  // One space of the device mapped into the process (made on first use, a
+  // TrappedMapping): the pointer a plain-pointer driver is handed. With
+  // `fixed_address`, exactly there (page-aligned; std::runtime_error when
+  // the range is taken, std::invalid_argument when the space is already
+  // mapped elsewhere). A device without an access cost gets one (1 us), so
+  // that polling loops end. A new LoadDevice unmaps it.
+  uint8_t* MappedSpace(std::string_view space, std::optional<uintptr_t> fixed_address = std::nullopt);
   // The violations recorded so far, which then no longer fail the test.
   std::vector<emulator::Violation> TakeViolations();
   // Watches the loaded device's accesses from now on with `rule` (throws
@@ -104,6 +120,15 @@ class DeviceTest : public ::testing::Test {
   void TearDown() override;
 
  private:
+  // Where a violating access or a breach was made: the driver's line, and
+  // for a trapped access its instruction.
+  struct AccessSite {
+    std::optional<hwreg::SourceLocation> location;
+    std::string instruction;  // "" unless the access was trapped
+  };
+  static AccessSite CurrentSite();
+  static void FailAt(const AccessSite& site, const std::string& message);
+
   void OnViolation(const emulator::Violation& violation);
   void OnBreach(size_t index);
 
@@ -114,11 +139,13 @@ class DeviceTest : public ::testing::Test {
   bool coverage_ = false;  // EnableCoverage
   // Where each violating access (by sequence) and each breach was made,
   // and which were reported at the access already.
-  std::map<uint64_t, std::optional<hwreg::SourceLocation>> violation_sites_;
-  std::vector<std::optional<hwreg::SourceLocation>> breach_sites_;
+  std::map<uint64_t, AccessSite> violation_sites_;
+  std::vector<AccessSite> breach_sites_;
   std::set<uint64_t> reported_violations_;
   size_t reported_breaches_ = 0;
   std::map<std::string, std::unique_ptr<FakeMmioBus>, std::less<>> buses_;
+  // After device_: unmapped before the device goes.
+  std::map<std::string, emulator::TrappedMapping, std::less<>> mappings_;
 };
 
 }  // namespace regemu::fakes

@@ -16,6 +16,8 @@ packages=(
   libcli11-dev          # the regemu command line
   nlohmann-json3-dev    # regemu check --json, coverage files
   libdtl-dev            # the diff algorithm (Myers O(ND)) behind regemu diff's unified view of two driver runs
+  libzydis-dev          # the x86-64 decoder of trapped mappings: a plain-pointer driver's faulting load or store (emulator/trap)
+  libdw-dev             # elfutils' DWARF reader: a trapped access's code address as the driver's source line
   intel-gpu-tools       # IGT's i915-perf-reader decodes exported recordings, intel_reg reads snapshots, in tests
   chromium              # headless browser of tests/doc: regemu doc's pages opened, searched and screenshotted (ctest -L browser)
 )

@@ -40,7 +40,8 @@
  * when it exits; `regemu coverage report` reads the files. Close devices
  * before exiting: an open device's counts are not written.
  *
- * For driver C files written against readl()/writel(), see regemu/iomem.h.
+ * For driver C files written against readl()/writel(), see regemu/iomem.h;
+ * for drivers that dereference plain pointers, regemu_map below.
  */
 #ifndef REGEMU_REGEMU_H
 #define REGEMU_REGEMU_H
@@ -165,6 +166,27 @@ size_t regemu_violation_count(regemu_device *dev);
 const char *regemu_violation_text(regemu_device *dev, size_t index);
 const char *regemu_violation_kind(regemu_device *dev, size_t index);
 const char *regemu_violation_register(regemu_device *dev, size_t index);
+
+/* Trapped mappings (x86-64 Linux; docs/trapped-mappings.md): space
+ * `space` mapped into the process, so that an unmodified driver reaches it
+ * through plain pointers (a BAR pointer, CMSIS structs at fixed addresses).
+ * Every load and store there is a frontdoor access, as regemu_read and
+ * regemu_write make: access semantics, side effects, virtual time,
+ * violations (whose regemu_violation_text then ends with the driver
+ * instruction and, with debug information, its source line).
+ *   regemu_map: at `fixed_address` when not NULL (page-aligned; refused
+ *     when anything is mapped in the range), else where the kernel puts it.
+ *     A device that had no access cost gets 1 us per access, so that a
+ *     driver's polling loop sees time pass. Returns the address of the
+ *     space's offset 0, or NULL (regemu_last_error says why: an unknown
+ *     space, an MSR or state space, a taken range, ...).
+ *   regemu_unmap: gives the range back. Returns 0, or -1 when `base` is
+ *     not a mapping of `dev`. regemu_close unmaps the device's mappings.
+ * An instruction regemu does not emulate ends the process with a message
+ * naming it; a fault outside every mapping crashes as it would without
+ * regemu. */
+void *regemu_map(regemu_device *dev, const char *space, void *fixed_address);
+int regemu_unmap(regemu_device *dev, void *base);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,10 @@ int main(int argc, char **argv) {
   if (error) printf("consumer_c: expected error: %s\n", error);
   ok = ok && error != NULL && strstr(error, "no space 'mmoi'") != NULL;
   ok = ok && regemu_violation_count(dev) == 0;
+  /* A plain pointer into a trapped mapping: OASTATUS1 read as a volatile load. */
+  volatile uint32_t *mmio = regemu_map(dev, "mmio", NULL);
+  ok = ok && mmio != NULL && mmio[0x2364 / 4] == regemu_peek32(dev, "mmio", 0x2364);
+  ok = ok && regemu_unmap(dev, (void *)mmio) == 0;
   regemu_close(dev);
   printf("consumer_c: %s\n", ok ? "ok" : "FAILED");
   return ok ? 0 : 1;

@@ -1,7 +1,8 @@
 // Links the installed regemu::fakes: a driver test against the installed
 // Haswell database (through the register header regemu_add_device
-// generated from it), and a profiler test against the installed MI200
-// database's counters and metric oracle (muParser, found by the package).
+// generated from it), a profiler test against the installed MI200
+// database's counters and metric oracle (muParser, found by the package),
+// and a plain-pointer access through a trapped mapping (Zydis, libdw).
 #include <gmock/gmock.h>
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
@@ -103,6 +104,17 @@ TEST_F(ConsumerTest, CoverageCountsAndRoundTripsThroughAFile) {
   EXPECT_TRUE(regemu::emulator::ReadCoverageFile(dir + "/one.json", read, error)) << error;
   EXPECT_EQ(read.models.at("hsw").touched.at("OACONTROL").reads, 1u);
   std::filesystem::remove_all(dir);
+}
+
+// A plain-pointer driver through the installed trapped mappings (Zydis and
+// libdw found by the package): a BAR read as a volatile load.
+TEST_F(ConsumerTest, APlainPointerReachesTheDeviceThroughATrappedMapping) {
+  LoadDevice(regemu::fakes::ShippedDatabase("nvme"));
+  bus("config").Write16(0x04, 0x0006);
+  volatile uint32_t* bar0 = reinterpret_cast<volatile uint32_t*>(MappedSpace("bar0"));
+  EXPECT_EQ(bar0[0x08 / 4], 0x00020000u);  // VS
+  bar0[0x0c / 4] = 0x1;                    // INTMS: mask vector 0
+  EXPECT_THAT(device(), regemu::fakes::FieldIs("IVM.V0", 1));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 /* The C shim from C: open a database, access registers by space and offset
  * and through readl()/writel(), the backdoor, reset, inject, MSI messages,
- * violations and their facets, and API misuse as error returns (never as
- * violations, never a crash). Exits 0 when every check holds, 1 otherwise
+ * violations and their facets, plain pointers through regemu_map, and API
+ * misuse as error returns (never as violations, never a crash). Exits 0 when every check holds, 1 otherwise
  * (each failure printed). */
 #include <stdint.h>
 #include <stdio.h>
@@ -463,6 +463,55 @@ static void test_null_device(void) {
   regemu_close(NULL);
 }
 
+/* A driver that dereferences plain pointers (regemu_map): its loads and
+ * stores are frontdoor accesses, a violation names its instruction and
+ * line, misuse is an error return. */
+static int id_write_line = 0;
+static void write_id_by_mistake(volatile uint32_t *regs) {
+  id_write_line = __LINE__ + 1;
+  regs[0x10 / 4] = 0x1af4;
+}
+
+static void test_map(void) {
+  regemu_device *dev = open_state();
+  if (dev == NULL) return;
+  volatile uint32_t *regs = regemu_map(dev, "mmio", NULL);
+  CHECK_NO_ERROR(dev);
+  CHECK(regs != NULL);
+  if (regs == NULL) {
+    regemu_close(dev);
+    return;
+  }
+  CHECK(regs[0x10 / 4] == 0x8086u);
+  regs[0xC / 4] = 0x12345678u;
+  CHECK(regemu_peek32(dev, "mmio", 0xC) == 0x12345678u);
+  uint64_t before = regemu_peek64(dev, "mmio", 0x18);
+  (void)regs[0xC / 4];
+  CHECK(regemu_peek64(dev, "mmio", 0x18) - before == 100u); /* 1 us per access: 100 ticks of 10 ns */
+  CHECK(regemu_violation_count(dev) == 0);
+  write_id_by_mistake(regs);
+  CHECK(regemu_violation_count(dev) == 1);
+  char line[64];
+  snprintf(line, sizeof line, "c_shim_test.c:%d", id_write_line);
+  CHECK(contains(regemu_violation_text(dev, 0), "read-only"));
+  CHECK(contains(regemu_violation_text(dev, 0), "[driver instruction: "));
+  CHECK(contains(regemu_violation_text(dev, 0), line));
+
+  CHECK(regemu_map(dev, "mmoi", NULL) == NULL);
+  CHECK_ERROR(dev, "regemu_map: device 'state' has no space 'mmoi'");
+  CHECK(regemu_map(dev, "mmio", (void *)(uintptr_t)0x20000010) == NULL);
+  CHECK_ERROR(dev, "must be page-aligned");
+  CHECK(regemu_unmap(dev, (void *)regs) == 0);
+  CHECK_NO_ERROR(dev);
+  CHECK(regemu_unmap(dev, (void *)regs) == -1);
+  CHECK_ERROR(dev, "is not a regemu_map mapping of this device");
+  CHECK(regemu_map(NULL, "mmio", NULL) == NULL);
+  CHECK(regemu_unmap(NULL, NULL) == -1);
+  /* A mapping regemu_close unmaps. */
+  CHECK(regemu_map(dev, "mmio", NULL) != NULL);
+  regemu_close(dev);
+}
+
 int main(void) {
   test_open_failures();
   test_frontdoor_and_violations();
@@ -473,6 +522,7 @@ int main(void) {
   test_inject();
   test_msi();
   test_null_device();
+  test_map();
   if (failures == 0) printf("c_shim_test: all checks passed\n");
   return failures == 0 ? 0 : 1;
 }

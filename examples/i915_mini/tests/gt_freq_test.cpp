@@ -1,6 +1,7 @@
 // GT frequencies through the MCHBAR mirror, from C++ (gt_freq.cpp) and
 // from the Linux-style C file (mchbar_freq.c) running on regemu's
-// readl() (regemu::c): both read the database's values.
+// readl() (regemu::c) and, built again with plain volatile loads, on a
+// trapped mapping: all read the database's values.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -67,6 +68,39 @@ TEST(MchbarFreqCTest, TheCFileReadsTheSameFrequencies) {
   EXPECT_EQ(freq.perf_status, 0u);
   EXPECT_EQ(regemu_violation_count(dev), 0u);
   for (size_t i = 0; i < regemu_violation_count(dev); ++i) ADD_FAILURE() << regemu_violation_text(dev, i);
+  regemu_close(dev);
+}
+
+// The same C file built with readl() as a plain volatile load
+// (REGEMU_PLAIN_MMIO, examples/plain_mmio.h) on a trapped mapping of the
+// same device: the same frequencies, from the same register reads.
+extern "C" void icl_read_gt_freq_plain(uint8_t* regs, icl_gt_freq* freq);
+
+TEST(MchbarFreqCTest, ThePlainPointerBuildReadsWhatTheShimBuildReads) {
+  char err[1024] = "";
+  regemu_device* dev = regemu_open(fakes::ShippedDatabase("icl").c_str(), err, sizeof err);
+  ASSERT_NE(dev, nullptr) << err;
+  regemu_write16(dev, "config", pci::kCommand, pci::kCommandMemory);
+  ASSERT_EQ(regemu_poke32(dev, "mchbar", ICL_GT_PERF_STATUS, 0x00001a00), 0) << regemu_last_error(dev);
+  auto* shim_regs = static_cast<uint8_t*>(regemu_iomap(dev, "mmio", 16u << 20));
+  auto* plain_regs = static_cast<uint8_t*>(regemu_map(dev, "mmio", nullptr));
+  ASSERT_NE(shim_regs, nullptr);
+  ASSERT_NE(plain_regs, nullptr) << regemu_last_error(dev);
+
+  icl_gt_freq through_shim{};
+  icl_read_gt_freq(shim_regs, &through_shim);
+  icl_gt_freq through_pointers{};
+  icl_read_gt_freq_plain(plain_regs, &through_pointers);
+  EXPECT_EQ(through_pointers.rp0_mhz, through_shim.rp0_mhz);
+  EXPECT_EQ(through_pointers.rp1_mhz, through_shim.rp1_mhz);
+  EXPECT_EQ(through_pointers.rpn_mhz, through_shim.rpn_mhz);
+  EXPECT_EQ(through_pointers.rpe_mhz, through_shim.rpe_mhz);
+  EXPECT_EQ(through_pointers.perf_status, through_shim.perf_status);
+  EXPECT_EQ(through_shim.rp0_mhz, 1100u);
+  EXPECT_EQ(through_shim.perf_status, 0x00001a00u);
+  EXPECT_EQ(regemu_violation_count(dev), 0u);
+  for (size_t i = 0; i < regemu_violation_count(dev); ++i) ADD_FAILURE() << regemu_violation_text(dev, i);
+  EXPECT_EQ(regemu_unmap(dev, plain_regs), 0);
   regemu_close(dev);
 }
 
