@@ -12,6 +12,7 @@
 
 #include "regemu/emulator/behaviour.hpp"
 #include "regemu/emulator/behaviours/counter_clock.hpp"
+#include "regemu/emulator/behaviours/register_env.hpp"
 #include "regemu/regdb/behaviour_configs/counter.hpp"
 
 namespace regemu::emulator {
@@ -33,6 +34,7 @@ struct CounterShape {
   uint64_t max = 0;        // all-ones of the counting bits, at bit 0
   bool writable = false;   // a frontdoor write can set the count
   std::vector<std::string> verbs;  // per comparator: "<behaviour>.<comparator>"
+  std::vector<RegisterId> width_inputs;  // registers the comparators' `width:` expressions read
 };
 
 uint64_t BitsOf(BehaviourContext& context, const RegisterBits& target) {
@@ -92,8 +94,12 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
     context.Cover(kFirstMatch + i);
     if (comparator.set) StoreBits(context, *comparator.set, 1);
     if (comparator.periodic && BitsOf(context, *comparator.periodic) != 0) {
-      // The reload: the next match comes a period register's worth of ticks later.
-      StoreBits(context, comparator.value, plan.comparator + BitsOf(context, *comparator.period_register));
+      // The reload: the next match comes a period register's worth of ticks
+      // later. With `width:` the sum wraps at the bits compared (HPET: "the
+      // value will wrap around through 0" at the timer's width).
+      uint64_t next = plan.comparator + BitsOf(context, *comparator.period_register);
+      if (comparator.width) next = (plan.comparator & ~plan.mask) | (next & plan.mask);
+      StoreBits(context, comparator.value, next);
     }
     if (comparator.signal) context.Signal(shape_->verbs[i]);
     PlanOne(context, i);
@@ -105,6 +111,7 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
     uint64_t event = 0;       // the device's event id; 0: none pending
     uint64_t tag = 0;         // ours, unique: tells a stale event from the current one
     uint64_t comparator = 0;  // the comparator's bits the plan was made for
+    uint64_t mask = 0;        // the count's bits it compared (its `width:`)
   };
 
   const CounterConfig& config() const { return shape_->config; }
@@ -147,8 +154,19 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
   bool ComparatorMoved(BehaviourContext& context) const {
     for (size_t i = 0; i < plans_.size(); ++i) {
       if (BitsOf(context, config().compare[i].value) != plans_[i].comparator) return true;
+      if (CompareMask(context, i) != plans_[i].mask) return true;
     }
     return false;
+  }
+
+  // The count's bits comparator `i` compares: its `width:` now (a value of
+  // 0 or above the counter's width compares them all), else all of them.
+  uint64_t CompareMask(BehaviourContext& context, size_t i) const {
+    const CounterComparator& comparator = config().compare[i];
+    if (!comparator.width) return shape_->max;
+    uint64_t width = comparator.width->Evaluate(RegisterEnv(context));
+    if (width == 0 || width >= 64) return shape_->max;
+    return shape_->max & ((uint64_t{1} << width) - 1);
   }
 
   // A hooked register changed, by a frontdoor write or another behaviour's
@@ -175,6 +193,11 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
     for (const CounterComparator& comparator : c.compare) {
       if (reg == comparator.value.reg && ((before ^ after) & comparator.value.bits.mask) != 0) replan = true;
     }
+    // What a comparator's `width:` reads (HPET's Tn_32MODE_CNF): a change
+    // may change the bits it compares. The plans say whether it did.
+    for (RegisterId input : shape_->width_inputs) {
+      if (reg == input && before != after) replan = replan || ComparatorMoved(context);
+    }
     if (replan) PlanAll(context);
   }
 
@@ -192,17 +215,20 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
     if (plan.event != 0) context.Cancel(plan.event);
     const CounterConfig& c = config();
     uint64_t comparator = BitsOf(context, c.compare[i].value);
-    plan = Plan{0, 0, comparator};
+    uint64_t mask = CompareMask(context, i);
+    plan = Plan{0, 0, comparator, mask};
     if (!Enabled(context)) return;
     uint64_t count = Count(context);
-    uint64_t target = comparator & shape_->max;
+    uint64_t target = comparator & mask;
     U128 distance;
     if (c.saturate) {
       if (target <= count) return;  // a saturating count never comes back to it
       distance = target - count;
     } else {
-      distance = (target - count) & shape_->max;
-      if (distance == 0) distance = U128{shape_->max} + 1;  // equal now: the next match is a lap away
+      // Compared in the low bits only, the count reaches the value once a
+      // lap of those bits (2^32 ticks for a 32-bit comparator).
+      distance = (target - count) & mask;
+      if (distance == 0) distance = U128{mask} + 1;  // equal now: the next match is a lap away
     }
     U128 ticks = (distance + c.increment - 1) / c.increment;
     U128 delay = shape_->clock.NsUntil(fraction_, ticks);
@@ -228,6 +254,7 @@ class CounterProgram : public BehaviourProgram {
       : BehaviourProgram("counter", std::move(name)), shape_(std::move(shape)) {
     for (const CounterComparator& comparator : shape_.config.compare) {
       shape_.verbs.push_back(this->name() + "." + comparator.name);
+      if (comparator.width) AddOperandRegisters(*comparator.width, shape_.width_inputs);
     }
   }
 
@@ -239,6 +266,7 @@ class CounterProgram : public BehaviourProgram {
     if (shape_.writable || !c.compare.empty()) hooks.push_back(c.reg);
     if (c.enable) hooks.push_back(c.enable->reg);
     for (const CounterComparator& comparator : c.compare) hooks.push_back(comparator.value.reg);
+    hooks.insert(hooks.end(), shape_.width_inputs.begin(), shape_.width_inputs.end());
     return hooks;
   }
 
@@ -262,7 +290,7 @@ std::unique_ptr<BehaviourProgram> CompileCounter(const regdb::BehaviourSpec& spe
   if (!config) return nullptr;
   const RegisterModel& reg = model.registers().at(config->reg);
   CounterShape shape{*config, CounterClock(config->rate), config->bits.mask >> config->bits.shift,
-                     (model.masks(reg).Writable() & config->bits.mask) != 0, {}};
+                     (model.masks(reg).Writable() & config->bits.mask) != 0, {}, {}};
   return std::make_unique<CounterProgram>(spec.name, std::move(shape));
 }
 
