@@ -7,8 +7,10 @@
 // example MI200 counter collector (examples/rocm_collector) against
 // regemu's metric oracle, and its bugs; then the example NVMe driver
 // (examples/nvme) on yaml/nvme: bring-up, Identify Controller, shutdown,
-// and one of its bugs. Exit 0 when the drivers are clean and every bug
-// caused exactly its kind of violation.
+// and one of its bugs; then the example HPET driver (examples/hpet) on
+// yaml/hpet: hpet_enable, a 1 kHz tick, one-shot events with the "too late"
+// check, and one of its bugs. Exit 0 when the drivers are clean and every
+// bug caused exactly its kind of violation.
 //
 //   regemu_example_demo [--full] [DB]
 #include <cstring>
@@ -20,6 +22,7 @@
 #include "examples/demo/buggy_runs.hpp"
 #include "examples/demo/collector_run.hpp"
 #include "examples/demo/happy_run.hpp"
+#include "examples/demo/hpet_run.hpp"
 #include "examples/demo/nvme_run.hpp"
 #include "examples/demo/oa_stream_run.hpp"
 #include "examples/demo/pmu_run.hpp"
@@ -61,13 +64,15 @@ int main(int argc, char** argv) {
   bool pmu = demo::RunGoldmontPmu(REGEMU_EXAMPLE_GOLDMONT_DB, std::cout);
   bool collector = demo::RunRocmCollector(REGEMU_EXAMPLE_MI200_DB, std::cout);
   bool nvme = demo::RunNvme(REGEMU_EXAMPLE_NVME_DB, std::cout);
+  bool hpet = demo::RunHpet(REGEMU_EXAMPLE_HPET_DB, std::cout);
 
-  bool ok = happy && bugs_caught && oa && pmu && collector && nvme;
+  bool ok = happy && bugs_caught && oa && pmu && collector && nvme && hpet;
   std::cout << "\n" << (ok ? "demo: OK" : "demo: FAILED") << " (driver clean: " << (happy ? "yes" : "NO")
             << "; every bug caught as its kind: " << (bugs_caught ? "yes" : "NO")
             << "; OA stream clean and its bug caught: " << (oa ? "yes" : "NO")
             << "; PMU driver clean and its bugs caught: " << (pmu ? "yes" : "NO")
             << "; collector matches the oracle and its bugs show: " << (collector ? "yes" : "NO")
-            << "; NVMe driver clean and its bug caught: " << (nvme ? "yes" : "NO") << ")\n";
+            << "; NVMe driver clean and its bug caught: " << (nvme ? "yes" : "NO")
+            << "; HPET driver clean and its bug caught: " << (hpet ? "yes" : "NO") << ")\n";
   return ok ? 0 : 1;
 }
