@@ -122,7 +122,7 @@ void BM_EventQueueToggle1kHz(benchmark::State& state) {
   device.Write(0, 0x0, 32, 1);
   uint64_t before = device.line_edges("TICK");
   for (auto _ : state) device.Advance(kMillisecond);
-  Report(state, device, state.iterations());
+  Report(state, device, static_cast<uint64_t>(state.iterations()));
   state.counters["line_rises"] = benchmark::Counter(static_cast<double>(device.line_edges("TICK") - before));
 }
 BENCHMARK(BM_EventQueueToggle1kHz);

@@ -35,7 +35,16 @@ struct CounterShape {
   bool writable = false;   // a frontdoor write can set the count
   std::vector<std::string> verbs;  // per comparator: "<behaviour>.<comparator>"
   std::vector<RegisterId> width_inputs;  // registers the comparators' `width:` expressions read
+  // Per comparator: the count's bits a constant (or absent) `width:`
+  // compares; 0 for a width that must be evaluated.
+  std::vector<uint64_t> fixed_masks;
 };
+
+// The count's low `width` bits (0 or above the counter's width: all of them).
+uint64_t MaskOfWidth(uint64_t width, uint64_t max) {
+  if (width == 0 || width >= 64) return max;
+  return max & ((uint64_t{1} << width) - 1);
+}
 
 uint64_t BitsOf(BehaviourContext& context, const RegisterBits& target) {
   return target.bits.Get(context.Peek(target.reg));
@@ -151,10 +160,14 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
     seen_count_ = count & shape_->max;
   }
 
+  // Whether a comparator, or what a `width:` reads, is not what the plans
+  // were made from.
   bool ComparatorMoved(BehaviourContext& context) const {
     for (size_t i = 0; i < plans_.size(); ++i) {
       if (BitsOf(context, config().compare[i].value) != plans_[i].comparator) return true;
-      if (CompareMask(context, i) != plans_[i].mask) return true;
+    }
+    for (size_t i = 0; i < seen_width_inputs_.size(); ++i) {
+      if (context.Peek(shape_->width_inputs[i]) != seen_width_inputs_[i]) return true;
     }
     return false;
   }
@@ -162,11 +175,8 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
   // The count's bits comparator `i` compares: its `width:` now (a value of
   // 0 or above the counter's width compares them all), else all of them.
   uint64_t CompareMask(BehaviourContext& context, size_t i) const {
-    const CounterComparator& comparator = config().compare[i];
-    if (!comparator.width) return shape_->max;
-    uint64_t width = comparator.width->Evaluate(RegisterEnv(context));
-    if (width == 0 || width >= 64) return shape_->max;
-    return shape_->max & ((uint64_t{1} << width) - 1);
+    if (shape_->fixed_masks[i] != 0) return shape_->fixed_masks[i];
+    return MaskOfWidth(config().compare[i].width->Evaluate(RegisterEnv(context)), shape_->max);
   }
 
   // A hooked register changed, by a frontdoor write or another behaviour's
@@ -194,9 +204,9 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
       if (reg == comparator.value.reg && ((before ^ after) & comparator.value.bits.mask) != 0) replan = true;
     }
     // What a comparator's `width:` reads (HPET's Tn_32MODE_CNF): a change
-    // may change the bits it compares. The plans say whether it did.
+    // may change the bits it compares.
     for (RegisterId input : shape_->width_inputs) {
-      if (reg == input && before != after) replan = replan || ComparatorMoved(context);
+      if (reg == input && before != after) replan = true;
     }
     if (replan) PlanAll(context);
   }
@@ -204,6 +214,8 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
   void PlanAll(BehaviourContext& context) {
     seen_count_ = Count(context);
     planned_enabled_ = Enabled(context);
+    seen_width_inputs_.resize(shape_->width_inputs.size());
+    for (size_t i = 0; i < seen_width_inputs_.size(); ++i) seen_width_inputs_[i] = context.Peek(shape_->width_inputs[i]);
     for (uint32_t i = 0; i < plans_.size(); ++i) PlanOne(context, i);
   }
 
@@ -244,6 +256,7 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
   // What the plans were made from, to notice backdoor pokes (OnClock).
   uint64_t seen_count_ = 0;
   bool planned_enabled_ = false;
+  std::vector<uint64_t> seen_width_inputs_;  // per shape_->width_inputs
   uint64_t next_tag_ = 0;
   std::vector<Plan> plans_;  // per comparator
 };
@@ -255,6 +268,9 @@ class CounterProgram : public BehaviourProgram {
     for (const CounterComparator& comparator : shape_.config.compare) {
       shape_.verbs.push_back(this->name() + "." + comparator.name);
       if (comparator.width) AddOperandRegisters(*comparator.width, shape_.width_inputs);
+      bool fixed = !comparator.width || comparator.width->constant();
+      shape_.fixed_masks.push_back(
+          fixed ? MaskOfWidth(comparator.width ? comparator.width->max_value() : 64, shape_.max) : 0);
     }
   }
 
@@ -290,7 +306,7 @@ std::unique_ptr<BehaviourProgram> CompileCounter(const regdb::BehaviourSpec& spe
   if (!config) return nullptr;
   const RegisterModel& reg = model.registers().at(config->reg);
   CounterShape shape{*config, CounterClock(config->rate), config->bits.mask >> config->bits.shift,
-                     (model.masks(reg).Writable() & config->bits.mask) != 0, {}, {}};
+                     (model.masks(reg).Writable() & config->bits.mask) != 0, {}, {}, {}};
   return std::make_unique<CounterProgram>(spec.name, std::move(shape));
 }
 

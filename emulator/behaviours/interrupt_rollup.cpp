@@ -35,6 +35,7 @@ InterruptRollup::InterruptRollup(const regdb::InterruptsConfig& config)
     output_lines_.push_back(std::move(lines));
   }
   line_levels_.assign(names.size(), 0);
+  line_driven_.assign(names.size(), kUnknown);
 }
 
 std::vector<RegisterId> InterruptRollup::Inputs(const regdb::InterruptsConfig& config) {
@@ -101,12 +102,17 @@ void InterruptRollup::Update(BehaviourContext& context, bool cover_sources) {
       line_levels_[lines[route]] = 1;  // a route past the list drives no line
     }
   }
-  for (uint32_t line = 0; line < line_levels_.size(); ++line) context.SetLine(line, line_levels_[line] != 0);
+  for (uint32_t line = 0; line < line_levels_.size(); ++line) {
+    if (line_driven_[line] == line_levels_[line]) continue;
+    line_driven_[line] = line_levels_[line];
+    context.SetLine(line, line_levels_[line] != 0);
+  }
 }
 
 void InterruptRollup::Clear() {
   std::fill(pending_.begin(), pending_.end(), 0);
   std::fill(asserted_.begin(), asserted_.end(), 0);
+  std::fill(line_driven_.begin(), line_driven_.end(), kUnknown);
 }
 
 }  // namespace regemu::emulator

@@ -52,6 +52,10 @@ class InterruptRollup {
   // for `lines:`, none for the request).
   std::vector<std::vector<uint32_t>> output_lines_;
   std::vector<uint8_t> line_levels_;  // scratch: the OR of the outputs on each line
+  // What each line was last driven to (kUnknown after Clear: drive it):
+  // SetLine only on a change, as a routed output's many lines rarely move.
+  static constexpr uint8_t kUnknown = 2;
+  std::vector<uint8_t> line_driven_;
 };
 
 }  // namespace regemu::emulator
