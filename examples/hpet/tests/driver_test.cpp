@@ -9,6 +9,7 @@
 
 #include "examples/hpet/tests/hpet_test.hpp"
 #include "regemu/fakes/matchers.hpp"
+#include "regemu/regs/hpet.hpp"
 
 namespace regemu::hpet {
 namespace {
@@ -19,6 +20,14 @@ using ::testing::ElementsAre;
 using ::testing::Field;
 
 constexpr uint64_t kSecondNs = 1'000'000'000;
+
+// The generated header names a field that starts with a digit (the spec's
+// Tn_32MODE_CNF) with a leading '_' where C++ needs one.
+namespace regs = ::regemu::regs::hpet;
+static_assert(regs::T0_CONF::_32MODE_CNF::kMask == 0x100);
+static_assert(regs::T0_CONF::Get().set_32mode_cnf(1)._32mode_cnf() == 1);
+static_assert(regs::T1_CONF::_32MODE_CNF::kAccess == "ro");
+static_assert(regs::GCAP_ID::Get().counter_clk_period() == 69'841'279);
 
 class DriverTest : public HpetTest {};
 
