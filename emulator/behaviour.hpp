@@ -101,6 +101,9 @@ class BehaviourContext {
   void RefreshInterrupt();
   // A memory write the device issues (an MSI message), recorded in order.
   void SendMessage(uint64_t address, uint64_t data);
+  // An entry leaving the device on output stream `stream` (an index into
+  // the program's OutputStreams()), recorded with the current time.
+  void Emit(uint32_t stream, uint64_t value);
   // Whether `space` answers frontdoor accesses; `why` goes into the violation.
   void SetSpaceAccess(SpaceId space, SpaceAccess access, std::string why);
   // Hands a record (unit_record.hpp) to DeviceOptions::on_record, if set,
@@ -225,7 +228,8 @@ class Behaviour {
   virtual uint64_t AfterRead(BehaviourContext&, RegisterId, uint64_t value) { return value; }
   virtual void AfterWrite(BehaviourContext&, RegisterId, uint64_t /*before*/, uint64_t /*after*/) {}
   // Another behaviour stored into `reg`, a register this one hooks
-  // (BehaviourContext::Store), changing it from `before` to `after`.
+  // (BehaviourContext::Store), or a frontdoor read's side effect (a
+  // read-clear) changed it, from `before` to `after`.
   virtual void OnStore(BehaviourContext&, RegisterId, uint64_t /*before*/, uint64_t /*after*/) {}
   // The interrupt output of a behaviour naming this one as its interrupt
   // parent changed; `child` is its program's name.
@@ -281,6 +285,10 @@ class BehaviourProgram {
   // The named interrupt lines this behaviour drives (BehaviourContext::
   // SetLine), unique in the device (Compile refuses a name used twice).
   virtual std::vector<std::string> OutputLines() const { return {}; }
+  // The named output streams it emits to (a serial line's transmitted
+  // bytes): BehaviourContext::Emit numbers them in this order; the device
+  // records what is emitted (Device::output). Names are unique in a device.
+  virtual std::vector<std::string> OutputStreams() const { return {}; }
   // Whether this behaviour turns the device's interrupt request into the
   // INTx line or messages (at most one per model; Compile refuses two).
   virtual bool RoutesInterrupts() const { return false; }

@@ -21,6 +21,7 @@ Device::Device(std::shared_ptr<const Model> model, DeviceOptions options)
   for (const auto& program : model_->behaviours()) behaviours_.push_back(program->Instantiate());
   irq_outputs_.assign(behaviours_.size(), 0);
   line_levels_.assign(model_->interrupt_lines().size(), 0);
+  outputs_.resize(model_->output_streams().size());
   line_edges_.assign(model_->interrupt_lines().size(), 0);
   space_access_.resize(model_->spaces().size());
   space_access_why_.resize(model_->spaces().size());
@@ -421,6 +422,18 @@ bool Device::interrupt_requested() const {
   return irq_request_;
 }
 
+std::vector<StreamEntry> Device::output(std::string_view stream) const {
+  Guard guard(*this);
+  std::optional<uint32_t> index = model_->FindStream(stream);
+  if (!index) {
+    std::string known;
+    for (const std::string& name : model_->output_streams()) known += (known.empty() ? "" : ", ") + name;
+    throw std::out_of_range("device '" + model_->device() + "' has no output stream '" + std::string(stream) + "'" +
+                            (known.empty() ? " (it has none)" : " (it has " + known + ")"));
+  }
+  return outputs_[*index];
+}
+
 std::vector<MessageWrite> Device::messages() const {
   Guard guard(*this);
   return messages_;
@@ -558,6 +571,10 @@ void BehaviourContext::SendMessage(uint64_t address, uint64_t data) {
   if (device_.messages_.size() < device_.options_.max_messages) {
     device_.messages_.push_back(MessageWrite{device_.sequence_, device_.now_ns_, address, data});
   }
+}
+void BehaviourContext::Emit(uint32_t stream, uint64_t value) {
+  std::vector<StreamEntry>& out = device_.outputs_.at(model_.first_streams().at(self_) + stream);
+  if (out.size() < device_.options_.max_stream_entries) out.push_back(StreamEntry{device_.now_ns_, value});
 }
 void BehaviourContext::SetSpaceAccess(SpaceId space, SpaceAccess access, std::string why) {
   device_.space_access_.at(space) = access;

@@ -42,6 +42,7 @@ struct DeviceOptions {
   size_t violation_context = 8;      // accesses before a violation it carries
   size_t max_violations = 1000;      // kept; later ones are only counted
   size_t max_messages = 4096;        // device memory writes (MSI) kept; later ones are only counted
+  size_t max_stream_entries = 1 << 20;  // per output stream; later ones are dropped
   uint64_t access_cost_ns = 0;       // virtual time each frontdoor access takes
   // Called for every recorded violation, under the device lock: it must not
   // call back into the device (gtest's ADD_FAILURE is fine).
@@ -73,6 +74,13 @@ struct MessageWrite {
   uint64_t time_ns = 0;
   uint64_t address = 0;
   uint64_t data = 0;
+};
+
+// An entry a device sent out on a named output stream (a byte on a serial
+// line), stamped with the virtual time it left.
+struct StreamEntry {
+  uint64_t time_ns = 0;
+  uint64_t value = 0;
 };
 
 // An event on a device's queue (BehaviourContext::Schedule): due at
@@ -191,6 +199,11 @@ class Device {
   // max_messages of them; message_count() counts all.
   std::vector<MessageWrite> messages() const;
   size_t message_count() const;
+  // What the device sent on output stream `stream` (Model::output_streams),
+  // oldest first: the first max_stream_entries of them. Kept across reset
+  // and restore, as messages are: a record of what left the device.
+  // std::out_of_range for a name the device does not have.
+  std::vector<StreamEntry> output(std::string_view stream) const;
 
   std::vector<Violation> violations() const;
   size_t violation_count() const;          // all recorded, including those past max_violations
@@ -243,6 +256,7 @@ class Device {
   uint64_t ReadLocked(SpaceId space, uint64_t offset, unsigned width, Access& access);
   void WriteLocked(SpaceId space, uint64_t offset, unsigned width, uint64_t value, Access& access);
   uint64_t ReadBits(RegisterId reg, uint64_t lanes, Access& access);
+  void NotifyReadEffect(RegisterId reg, uint64_t before, Access& access);
   void WriteBits(RegisterId reg, uint64_t lanes, uint64_t value, Access& access);
   void RunWriteHooks(RegisterId reg, uint64_t before, uint64_t after, Access& access);
   uint64_t ApplyWriteEffects(const RegisterModel& r, const AccessMasks& m, uint64_t written, uint64_t value,
@@ -312,6 +326,7 @@ class Device {
   std::vector<uint64_t> line_edges_;
   std::vector<MessageWrite> messages_;
   size_t message_count_ = 0;
+  std::vector<std::vector<StreamEntry>> outputs_;  // per output stream (Model::output_streams)
   // Per space: whether it answers frontdoor accesses, and why not.
   std::vector<SpaceAccess> space_access_;
   std::vector<std::string> space_access_why_;

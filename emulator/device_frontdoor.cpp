@@ -390,7 +390,10 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
   uint64_t current = values_[id];
   if (coverage_ != nullptr) [[unlikely]] coverage_->Read(id, m, current, lanes);
   values_[id] = (current & ~(m.read_clears & lanes)) | (m.read_sets & lanes);
-  if (r.has(RegisterModel::kView) && values_[id] != current) SyncViews(id);
+  if (values_[id] != current) {
+    if (r.has(RegisterModel::kView)) SyncViews(id);
+    if (r.hooks_count != 0) NotifyReadEffect(id, current, access);
+  }
   uint64_t result = current & m.readable & lanes;
   if (r.has(RegisterModel::kHookRead)) {
     in_flight_ = &access;
@@ -407,6 +410,26 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
     armed = (armed & ~lanes) | (lanes & ((result & m.OneToAct()) | (~result & m.ZeroToAct())));
   }
   return result;
+}
+
+// A read's side effect (a read-clear, a read-set) changed register `id`
+// from `before`: the behaviours hooked on it (and on the other registers
+// over its storage) hear of it as of a store, so a reaction's `change`
+// trigger and the interrupt roll-up see LSR's error bits clear when LSR is read.
+void Device::NotifyReadEffect(RegisterId id, uint64_t before, Access& access) {
+  uint64_t after = values_[id];
+  in_flight_ = &access;
+  RegisterId at = id;
+  do {
+    const RegisterModel& r = model_->registers()[at];
+    for (uint16_t i = 0; i < r.hooks_count; ++i) {
+      uint32_t behaviour = model_->hooks()[r.hooks_begin + i];
+      BehaviourContext context = ContextFor(behaviour);
+      behaviours_[behaviour]->OnStore(context, at, before, after);
+    }
+    at = r.has(RegisterModel::kView) ? r.view_next : id;
+  } while (at != id);
+  in_flight_ = nullptr;
 }
 
 // What a write does beyond storing the written bits, on `after` (the

@@ -56,6 +56,13 @@ std::optional<uint32_t> Model::FindLine(std::string_view name) const {
   return std::nullopt;
 }
 
+std::optional<uint32_t> Model::FindStream(std::string_view name) const {
+  for (uint32_t i = 0; i < output_streams_.size(); ++i) {
+    if (output_streams_[i] == name) return i;
+  }
+  return std::nullopt;
+}
+
 std::optional<RegisterId> Model::FindRegister(std::string_view name) const {
   auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
                              [&](RegisterId id, std::string_view key) { return registers_[id].name < key; });
@@ -149,6 +156,16 @@ struct ModelBuilder {
                            "' is driven by another behaviour too");
         }
         model.interrupt_lines_.push_back(std::move(line));
+      }
+    }
+    for (const auto& program : programs) {
+      model.first_streams_.push_back(static_cast<uint32_t>(model.output_streams_.size()));
+      for (std::string& stream : program->OutputStreams()) {
+        if (model.FindStream(stream)) {
+          errors.push_back("behaviour '" + program->name() + "': output stream '" + stream +
+                           "' is emitted by another behaviour too");
+        }
+        model.output_streams_.push_back(std::move(stream));
       }
     }
     // A cycle would recurse forever when an output changes.

@@ -175,6 +175,11 @@ class Model {
   // per behaviour the index of its first one.
   const std::vector<std::string>& interrupt_lines() const { return interrupt_lines_; }
   const std::vector<uint32_t>& first_lines() const { return first_lines_; }
+  // The device's named output streams (BehaviourProgram::OutputStreams),
+  // and per behaviour the index of its first one.
+  const std::vector<std::string>& output_streams() const { return output_streams_; }
+  const std::vector<uint32_t>& first_streams() const { return first_streams_; }
+  std::optional<uint32_t> FindStream(std::string_view name) const;
   std::optional<uint32_t> FindLine(std::string_view name) const;
   // Registers with write-once (w1, wo1) bits, see RegisterModel::once_slot.
   uint32_t once_slots() const { return once_slots_; }
@@ -214,6 +219,8 @@ class Model {
   uint32_t interrupt_router_ = ~uint32_t{0};
   std::vector<std::string> interrupt_lines_;
   std::vector<uint32_t> first_lines_;
+  std::vector<std::string> output_streams_;
+  std::vector<uint32_t> first_streams_;
   uint32_t once_slots_ = 0;
   uint32_t rmw_slots_ = 0;
 };

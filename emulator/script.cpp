@@ -9,6 +9,7 @@
 #include <span>
 #include <variant>
 
+#include "regemu/emulator/stream_text.hpp"
 #include "regemu/regdb/names.hpp"
 #include "regemu/regdb/numbers.hpp"
 #include "regemu/regdb/spelling.hpp"
@@ -24,7 +25,7 @@ struct CommandSpec {
 };
 
 // The ONE list of commands: parsing, "did you mean" and usage messages use it.
-constexpr std::array<CommandSpec, 17> kCommands{{
+constexpr std::array<CommandSpec, 18> kCommands{{
     {"write", ScriptOp::kWrite, true, "writeN REG VALUE"},
     {"read", ScriptOp::kRead, true, "readN REG"},
     {"expect", ScriptOp::kExpect, true, "expectN REG VALUE [mask M]"},
@@ -42,6 +43,7 @@ constexpr std::array<CommandSpec, 17> kCommands{{
     {"expect-metric", ScriptOp::kExpectMetric, false, "expect-metric NAME VALUE [tolerance T]"},
     {"dump", ScriptOp::kDump, false, "dump [SPACE]"},
     {"poll-step", ScriptOp::kPollStep, false, "poll-step DURATION"},
+    {"expect-output", ScriptOp::kExpectOutput, false, "expect-output STREAM ENTRIES... (numbers or \"text\")"},
 }};
 
 constexpr std::array<unsigned, 4> kWidths{8, 16, 32, 64};
@@ -237,6 +239,26 @@ class Parser {
       case ScriptOp::kExpectMsi:
         return ParseValue(next, 64, "ADDRESS", command.address) && ParseValue(next, 64, "DATA", command.value) &&
                NoMore(next);
+      case ScriptOp::kExpectOutput: {
+        const Token* stream = Need(next, "STREAM");
+        if (!stream) return false;
+        if (!model_.FindStream(stream->text)) {
+          std::vector<std::string_view> streams(model_.output_streams().begin(), model_.output_streams().end());
+          ErrorAt(stream->column, "device '" + model_.device() + "' has no output stream '" +
+                                      std::string(stream->text) + "'" +
+                                      (streams.empty() ? " (it has none)" : regdb::DidYouMean(stream->text, streams)));
+          return false;
+        }
+        command.verb = std::string(stream->text);
+        std::vector<std::string> words;
+        for (size_t i = next + 1; i < tokens_.size(); ++i) words.emplace_back(tokens_[i].text);
+        std::string error;
+        if (!ParseStreamEntries(words, 64, command.entries, error)) {
+          ErrorAt(next + 1 < tokens_.size() ? tokens_[next + 1].column : end_column_, "expect-output: " + error);
+          return false;
+        }
+        return true;
+      }
       case ScriptOp::kExpectViolation: return ParseViolationKind(next, command) && NoMore(next);
       case ScriptOp::kExpectMetric: return ParseExpectMetric(next, command);
     }

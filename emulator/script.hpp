@@ -72,6 +72,7 @@ enum class ScriptOp : uint8_t {
   kExpectMetric,
   kDump,
   kPollStep,
+  kExpectOutput,
 };
 
 inline constexpr uint32_t kNoField = ~uint32_t{0};
@@ -110,8 +111,9 @@ struct ScriptCommand {
   uint64_t poll_step_ns = 0;  // poll: the interval set by the last `poll-step` before it; 0: the runner's default
   uint64_t address = 0;     // expect-msi: the message's address (`value` is its data)
   ViolationKind violation = ViolationKind::kUnmodelled;  // expect-violation
-  std::string verb;                 // inject; expect-irq: the named line, or "" for the interrupt output
+  std::string verb;                 // inject; expect-irq: the named line, or "" for the interrupt output; expect-output: the stream
   std::vector<std::string> args;    // inject
+  std::vector<uint64_t> entries;    // expect-output: what must come out next
   regdb::SourceLoc verb_loc;        // inject: where the verb is, for the behaviour's error
   std::string metric;               // expect-metric: the metric's name
   double expected = 0;              // expect-metric: its value

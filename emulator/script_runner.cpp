@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <tuple>
 
 #include "regemu/emulator/script_fields.hpp"
+#include "regemu/emulator/stream_text.hpp"
 #include "regemu/regdb/numbers.hpp"
 
 namespace regemu::emulator {
@@ -177,6 +179,7 @@ class Runner {
         return;
       }
       case ScriptOp::kExpectMsi: ExpectMsi(command); return;
+      case ScriptOp::kExpectOutput: ExpectOutput(command); return;
       case ScriptOp::kExpectMetric: ExpectMetric(command); return;
       case ScriptOp::kExpectViolation: return;  // handled by Run
     }
@@ -221,6 +224,33 @@ class Runner {
       Fail(command.loc, "expected " + expected + ", but message " + std::to_string(messages_checked_) + " wrote " +
                             regdb::Hex(message.data) + " to " + regdb::Hex(message.address));
     }
+  }
+
+  // The next entries out of a stream, after those the last expect-output
+  // of it checked, are these, in order.
+  void ExpectOutput(const ScriptCommand& command) {
+    ++result_.checks;
+    std::vector<StreamEntry> out = device_.output(command.verb);
+    size_t& checked = outputs_checked_[command.verb];
+    size_t from = std::min(checked, out.size());
+    std::span<const StreamEntry> fresh(out.data() + from, out.size() - from);
+    std::vector<StreamEntry> wanted;
+    for (uint64_t value : command.entries) wanted.push_back(StreamEntry{0, value});
+    std::string expected = std::to_string(command.entries.size()) + " entr" +
+                           (command.entries.size() == 1 ? "y" : "ies") + " out of " + command.verb;
+    if (fresh.size() < command.entries.size()) {
+      Fail(command.loc, "expected " + expected + ", but only " + std::to_string(fresh.size()) + " came out: " +
+                            DescribeStreamEntries(fresh) + " (a transmitter takes time: step first?)");
+      checked = out.size();
+      return;
+    }
+    for (size_t i = 0; i < command.entries.size(); ++i) {
+      if (fresh[i].value == command.entries[i]) continue;
+      Fail(command.loc, "expected " + expected + ", but entry " + std::to_string(i + 1) + " differs: came out " +
+                            DescribeStreamEntries(fresh.first(command.entries.size())));
+      break;
+    }
+    checked = from + command.entries.size();
   }
 
   // Reads until the value matches or the timeout has passed (see the header).
@@ -367,6 +397,7 @@ class Runner {
   std::vector<const ScriptCommand*> announced_;  // expect-violation lines for the next command
   size_t stored_ = 0;        // violations the device kept before the current command
   size_t messages_checked_ = 0;  // device messages already matched by expect-msi
+  std::map<std::string, size_t> outputs_checked_;  // per output stream: entries expect-output checked
   bool store_full_ = false;  // the device stopped keeping violations
   std::optional<DeviceSnapshot> snapshot_;  // the one slot `snapshot` fills and `restore` reads
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "regemu/emulator/stream_text.hpp"
 #include "regemu/emulator/trace.hpp"
 #include "regemu/regdb/names.hpp"
 #include "regemu/regdb/numbers.hpp"
@@ -70,6 +71,25 @@ void FieldIsMatcher::DescribeTo(std::ostream* os) const { *os << path_ << " is "
 void FieldIsMatcher::DescribeNegationTo(std::ostream* os) const {
   *os << path_ << " is not " << regdb::Hex(expected_);
 }
+
+bool OutputIsMatcher::MatchAndExplain(const emulator::Device& device, std::ostream* os) const {
+  if (!device.model().FindStream(stream_)) {
+    if (os) *os << "the device has no output stream '" << stream_ << "'";
+    return false;
+  }
+  std::vector<emulator::StreamEntry> out = device.output(stream_);
+  if (os) *os << stream_ << " carried " << out.size() << " entries: " << emulator::DescribeStreamEntries(out, 64);
+  if (out.size() != text_.size()) return false;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i].value != static_cast<unsigned char>(text_[i])) return false;
+  }
+  return true;
+}
+
+void OutputIsMatcher::DescribeTo(std::ostream* os) const {
+  *os << stream_ << " carried \"" << text_ << "\" (" << text_.size() << " entries)";
+}
+void OutputIsMatcher::DescribeNegationTo(std::ostream* os) const { *os << stream_ << " did not carry \"" << text_ << "\""; }
 
 std::string Describe(const AccessPattern& pattern) {
   std::string text = pattern.op == emulator::TraceOp::kWrite ? "write of " : "read of ";

@@ -42,6 +42,25 @@ class FieldIsMatcher {
 
 inline FieldIsMatcher FieldIs(std::string path, uint64_t expected) { return {std::move(path), expected}; }
 
+// What the device sent out on output stream STREAM (a FIFO's `to: {stream:}`)
+// is exactly `text`'s bytes; the failure message lists each entry with its
+// virtual time. For the times themselves, Device::output(STREAM).
+//   EXPECT_THAT(device(), OutputIs("serial_out", "hello\r\n"));
+class OutputIsMatcher {
+ public:
+  using is_gtest_matcher = void;
+  OutputIsMatcher(std::string stream, std::string text) : stream_(std::move(stream)), text_(std::move(text)) {}
+  bool MatchAndExplain(const emulator::Device& device, std::ostream* os) const;
+  void DescribeTo(std::ostream* os) const;
+  void DescribeNegationTo(std::ostream* os) const;
+
+ private:
+  std::string stream_;
+  std::string text_;
+};
+
+inline OutputIsMatcher OutputIs(std::string stream, std::string text) { return {std::move(stream), std::move(text)}; }
+
 // A recorded violation (DeviceTest::TakeViolations()) of `kind` ("protocol")
 // at register `reg` whose rule says `rule`:
 //   EXPECT_THAT(TakeViolations(), ElementsAre(ViolationIs("mbz", "IA32_PERFEVTSEL0", "must-be-zero")));

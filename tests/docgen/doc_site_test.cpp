@@ -249,5 +249,27 @@ TEST_F(DocSiteTest, CoverageOfAnotherDeviceIsAnErrorNamingTheDevicesItHas) {
   EXPECT_THAT(error, HasSubstr("no device 'demo' (it has: icl)"));
 }
 
+// A FIFO's page says what it connects: its ways in and out, the streams
+// and FIFOs it drains to, at what exact rate, and the fields it keeps.
+TEST(DocSiteFifoTest, AFifoPageShowsItsStreamsRatesAndFlags) {
+  regdb::LoadedDatabase loaded = regdb::LoadAndCheck(std::string(REGEMU_SOURCE_DIR) + "/yaml/uart16550");
+  ASSERT_FALSE(loaded.diagnostics.has_errors());
+  char pattern[] = "/tmp/regemu_doc_fifo_XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  fs::path root = pattern;
+  DocSiteStats stats;
+  std::string error;
+  ASSERT_TRUE(WriteDocSite(loaded, {}, root / "site", stats, error)) << error;
+  std::string tx = Slurp(root / "site/b/tx_fifo.html");
+  std::string rx = Slurp(root / "site/b/rx_fifo.html");
+  fs::remove_all(root);
+  EXPECT_THAT(tx, HasSubstr("ticks of a 1843200 Hz clock (exact)"));
+  EXPECT_THAT(tx, HasSubstr("output stream <b>sout</b>"));
+  EXPECT_THAT(tx, HasSubstr("<a href=\"../b/rx_fifo.html\">rx_fifo</a> while <code>MCR.LOOP == 1</code>"));
+  EXPECT_THAT(tx, HasSubstr("THR written while the transmit holding register / FIFO is full"));
+  EXPECT_THAT(rx, HasSubstr("input stream <b>sin</b>"));
+  EXPECT_THAT(rx, HasSubstr("returns the oldest entry and removes it"));
+}
+
 }  // namespace
 }  // namespace regemu::docgen

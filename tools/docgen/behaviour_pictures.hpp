@@ -15,6 +15,8 @@ std::string ForcewakeMap(const Site& site, const regdb::BehaviourSpec& spec);
 std::string Gen11InterruptTree(const Site& site, const regdb::BehaviourSpec& spec);
 std::string OaReportLayouts(const Site& site, const regdb::BehaviourSpec& spec);
 std::string EventCatalog(const Site& site, const regdb::BehaviourSpec& spec);
+// A `fifo` behaviour: its ways in and out, streams, rates and flags.
+std::string FifoTable(const Site& site, const regdb::BehaviourSpec& spec);
 // A `reactions` behaviour's reactions and rules as sentences.
 std::string ReactionTable(const Site& site, const regdb::BehaviourSpec& spec);
 // On a register page: the reactions and rules it triggers, is read by or is
