@@ -292,7 +292,7 @@ class DocumentReader {
         ref.register_name = text->substr(0, dot);
         ref.field_name = text->substr(dot + 1);
       }
-      if (dot == std::string::npos || !IsIdentifier(ref.register_name) || !IsIdentifier(ref.field_name)) {
+      if (dot == std::string::npos || !IsIdentifier(ref.register_name) || !IsFieldName(ref.field_name)) {
         reader_.Error(*enabled, "enabled_by '" + *text + "' must be REGISTER.FIELD (e.g. PCICMD.MSE)");
         return false;
       }

@@ -259,7 +259,8 @@ bool ExpressionCompiler::LexName(size_t& i) {
   while (true) {
     while (end < text_.size() && IsNameRest(text_[end])) ++end;
     if (end == text_.size() || text_[end] != '.') break;
-    if (end + 1 == text_.size() || !IsNameStart(text_[end + 1])) {
+    // After a dot, a field name may start with a digit (HPET's 32MODE_CNF).
+    if (end + 1 == text_.size() || !IsNameRest(text_[end + 1])) {
       Error(end, "expected a name after '.' in " + Quote(Source(i, end + 1)));
       return false;
     }

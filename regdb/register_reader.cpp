@@ -51,7 +51,7 @@ std::optional<Field> ReadField(const YamlNode& node, SchemaReader& reader) {
   if (!name || !bits) return std::nullopt;
   Field field;
   bool ok = true;
-  if (auto id = reader.Identifier(*name, "field name")) field.name = *id; else ok = false;
+  if (auto id = reader.FieldName(*name, "field name")) field.name = *id; else ok = false;
   field.loc = name->loc;
   if (auto range = reader.Bits(*bits, "bits")) field.bits = *range; else ok = false;
   field.bits_loc = bits->loc;

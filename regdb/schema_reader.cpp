@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <variant>
 #include <vector>
 
 #include "regemu/regdb/spelling.hpp"
@@ -13,6 +14,15 @@ bool IsIdentifier(std::string_view text) {
   auto is_start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
   auto is_rest = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   return is_start(text.front()) && std::all_of(text.begin() + 1, text.end(), is_rest);
+}
+
+bool IsFieldName(std::string_view text) {
+  if (IsIdentifier(text)) return true;
+  auto is_rest = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  auto is_letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
+  return !text.empty() && std::isdigit(static_cast<unsigned char>(text.front())) &&
+         std::all_of(text.begin(), text.end(), is_rest) && std::any_of(text.begin(), text.end(), is_letter) &&
+         std::holds_alternative<NumberError>(ParseUnsigned(text));
 }
 
 bool SchemaReader::ExpectMap(const YamlNode& node, std::string_view what, std::span<const std::string_view> allowed) {
@@ -68,6 +78,18 @@ std::optional<std::string> SchemaReader::Identifier(const YamlNode& node, std::s
   if (!IsIdentifier(*text)) {
     Error(node, std::string(what) + " '" + *text +
                     "' is not a C identifier (letters, digits and '_', not starting with a digit)");
+    return std::nullopt;
+  }
+  return text;
+}
+
+std::optional<std::string> SchemaReader::FieldName(const YamlNode& node, std::string_view what) {
+  auto text = Text(node, what);
+  if (!text) return std::nullopt;
+  if (!IsFieldName(*text)) {
+    Error(node, std::string(what) + " '" + *text +
+                    "' is not a field name (letters, digits and '_'; a C identifier, or a datasheet name "
+                    "starting with a digit such as 32MODE_CNF, never a number)");
     return std::nullopt;
   }
   return text;

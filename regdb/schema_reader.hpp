@@ -19,6 +19,10 @@
 namespace regemu::regdb {
 
 bool IsIdentifier(std::string_view text);
+// A field's name: a C identifier, or a datasheet's name that starts with a
+// digit (HPET's 32MODE_CNF): letters, digits and '_', with a letter in it,
+// and never a number (`0x10`, `1_000`). Reached as REG.FIELD only.
+bool IsFieldName(std::string_view text);
 
 class SchemaReader {
  public:
@@ -36,6 +40,7 @@ class SchemaReader {
 
   std::optional<std::string> Text(const YamlNode& node, std::string_view what);
   std::optional<std::string> Identifier(const YamlNode& node, std::string_view what);
+  std::optional<std::string> FieldName(const YamlNode& node, std::string_view what);
   std::optional<uint64_t> Unsigned(const YamlNode& node, std::string_view what, uint64_t min = 0,
                                    uint64_t max = ~uint64_t{0});
   std::optional<bool> Bool(const YamlNode& node, std::string_view what);

@@ -137,8 +137,8 @@ class ClassicIirProgram : public BehaviourProgram {
       return regdb::RegisterBits{reg, regdb::FieldBits::Of(mask), std::move(text)};
     };
     rollup_.sources.push_back({"IIR", whole(config_.iir, config_.width, "IIR"), whole(config_.ier, config_.width, "IER"),
-                               std::nullopt});
-    rollup_.outputs.push_back({"output", {0}, ""});
+                               std::nullopt, std::nullopt});
+    rollup_.outputs.push_back({"output", {0}, "", {}, std::nullopt});
     rollup_.interrupt_parent = config_.parent;
   }
 

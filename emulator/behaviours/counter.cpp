@@ -12,6 +12,7 @@
 
 #include "regemu/emulator/behaviour.hpp"
 #include "regemu/emulator/behaviours/counter_clock.hpp"
+#include "regemu/emulator/behaviours/register_env.hpp"
 #include "regemu/regdb/behaviour_configs/counter.hpp"
 
 namespace regemu::emulator {
@@ -33,7 +34,17 @@ struct CounterShape {
   uint64_t max = 0;        // all-ones of the counting bits, at bit 0
   bool writable = false;   // a frontdoor write can set the count
   std::vector<std::string> verbs;  // per comparator: "<behaviour>.<comparator>"
+  std::vector<RegisterId> width_inputs;  // registers the comparators' `width:` expressions read
+  // Per comparator: the count's bits a constant (or absent) `width:`
+  // compares; 0 for a width that must be evaluated.
+  std::vector<uint64_t> fixed_masks;
 };
+
+// The count's low `width` bits (0 or above the counter's width: all of them).
+uint64_t MaskOfWidth(uint64_t width, uint64_t max) {
+  if (width == 0 || width >= 64) return max;
+  return max & ((uint64_t{1} << width) - 1);
+}
 
 uint64_t BitsOf(BehaviourContext& context, const RegisterBits& target) {
   return target.bits.Get(context.Peek(target.reg));
@@ -92,8 +103,12 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
     context.Cover(kFirstMatch + i);
     if (comparator.set) StoreBits(context, *comparator.set, 1);
     if (comparator.periodic && BitsOf(context, *comparator.periodic) != 0) {
-      // The reload: the next match comes a period register's worth of ticks later.
-      StoreBits(context, comparator.value, plan.comparator + BitsOf(context, *comparator.period_register));
+      // The reload: the next match comes a period register's worth of ticks
+      // later. With `width:` the sum wraps at the bits compared (HPET: "the
+      // value will wrap around through 0" at the timer's width).
+      uint64_t next = plan.comparator + BitsOf(context, *comparator.period_register);
+      if (comparator.width) next = (plan.comparator & ~plan.mask) | (next & plan.mask);
+      StoreBits(context, comparator.value, next);
     }
     if (comparator.signal) context.Signal(shape_->verbs[i]);
     PlanOne(context, i);
@@ -105,6 +120,7 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
     uint64_t event = 0;       // the device's event id; 0: none pending
     uint64_t tag = 0;         // ours, unique: tells a stale event from the current one
     uint64_t comparator = 0;  // the comparator's bits the plan was made for
+    uint64_t mask = 0;        // the count's bits it compared (its `width:`)
   };
 
   const CounterConfig& config() const { return shape_->config; }
@@ -144,11 +160,23 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
     seen_count_ = count & shape_->max;
   }
 
+  // Whether a comparator, or what a `width:` reads, is not what the plans
+  // were made from.
   bool ComparatorMoved(BehaviourContext& context) const {
     for (size_t i = 0; i < plans_.size(); ++i) {
       if (BitsOf(context, config().compare[i].value) != plans_[i].comparator) return true;
     }
+    for (size_t i = 0; i < seen_width_inputs_.size(); ++i) {
+      if (context.Peek(shape_->width_inputs[i]) != seen_width_inputs_[i]) return true;
+    }
     return false;
+  }
+
+  // The count's bits comparator `i` compares: its `width:` now (a value of
+  // 0 or above the counter's width compares them all), else all of them.
+  uint64_t CompareMask(BehaviourContext& context, size_t i) const {
+    if (shape_->fixed_masks[i] != 0) return shape_->fixed_masks[i];
+    return MaskOfWidth(config().compare[i].width->Evaluate(RegisterEnv(context)), shape_->max);
   }
 
   // A hooked register changed, by a frontdoor write or another behaviour's
@@ -175,12 +203,19 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
     for (const CounterComparator& comparator : c.compare) {
       if (reg == comparator.value.reg && ((before ^ after) & comparator.value.bits.mask) != 0) replan = true;
     }
+    // What a comparator's `width:` reads (HPET's Tn_32MODE_CNF): a change
+    // may change the bits it compares.
+    for (RegisterId input : shape_->width_inputs) {
+      if (reg == input && before != after) replan = true;
+    }
     if (replan) PlanAll(context);
   }
 
   void PlanAll(BehaviourContext& context) {
     seen_count_ = Count(context);
     planned_enabled_ = Enabled(context);
+    seen_width_inputs_.resize(shape_->width_inputs.size());
+    for (size_t i = 0; i < seen_width_inputs_.size(); ++i) seen_width_inputs_[i] = context.Peek(shape_->width_inputs[i]);
     for (uint32_t i = 0; i < plans_.size(); ++i) PlanOne(context, i);
   }
 
@@ -192,17 +227,20 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
     if (plan.event != 0) context.Cancel(plan.event);
     const CounterConfig& c = config();
     uint64_t comparator = BitsOf(context, c.compare[i].value);
-    plan = Plan{0, 0, comparator};
+    uint64_t mask = CompareMask(context, i);
+    plan = Plan{0, 0, comparator, mask};
     if (!Enabled(context)) return;
     uint64_t count = Count(context);
-    uint64_t target = comparator & shape_->max;
+    uint64_t target = comparator & mask;
     U128 distance;
     if (c.saturate) {
       if (target <= count) return;  // a saturating count never comes back to it
       distance = target - count;
     } else {
-      distance = (target - count) & shape_->max;
-      if (distance == 0) distance = U128{shape_->max} + 1;  // equal now: the next match is a lap away
+      // Compared in the low bits only, the count reaches the value once a
+      // lap of those bits (2^32 ticks for a 32-bit comparator).
+      distance = (target - count) & mask;
+      if (distance == 0) distance = U128{mask} + 1;  // equal now: the next match is a lap away
     }
     U128 ticks = (distance + c.increment - 1) / c.increment;
     U128 delay = shape_->clock.NsUntil(fraction_, ticks);
@@ -218,6 +256,7 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
   // What the plans were made from, to notice backdoor pokes (OnClock).
   uint64_t seen_count_ = 0;
   bool planned_enabled_ = false;
+  std::vector<uint64_t> seen_width_inputs_;  // per shape_->width_inputs
   uint64_t next_tag_ = 0;
   std::vector<Plan> plans_;  // per comparator
 };
@@ -228,6 +267,10 @@ class CounterProgram : public BehaviourProgram {
       : BehaviourProgram("counter", std::move(name)), shape_(std::move(shape)) {
     for (const CounterComparator& comparator : shape_.config.compare) {
       shape_.verbs.push_back(this->name() + "." + comparator.name);
+      if (comparator.width) AddOperandRegisters(*comparator.width, shape_.width_inputs);
+      bool fixed = !comparator.width || comparator.width->constant();
+      shape_.fixed_masks.push_back(
+          fixed ? MaskOfWidth(comparator.width ? comparator.width->max_value() : 64, shape_.max) : 0);
     }
   }
 
@@ -239,6 +282,7 @@ class CounterProgram : public BehaviourProgram {
     if (shape_.writable || !c.compare.empty()) hooks.push_back(c.reg);
     if (c.enable) hooks.push_back(c.enable->reg);
     for (const CounterComparator& comparator : c.compare) hooks.push_back(comparator.value.reg);
+    hooks.insert(hooks.end(), shape_.width_inputs.begin(), shape_.width_inputs.end());
     return hooks;
   }
 
@@ -262,7 +306,7 @@ std::unique_ptr<BehaviourProgram> CompileCounter(const regdb::BehaviourSpec& spe
   if (!config) return nullptr;
   const RegisterModel& reg = model.registers().at(config->reg);
   CounterShape shape{*config, CounterClock(config->rate), config->bits.mask >> config->bits.shift,
-                     (model.masks(reg).Writable() & config->bits.mask) != 0, {}};
+                     (model.masks(reg).Writable() & config->bits.mask) != 0, {}, {}, {}};
   return std::make_unique<CounterProgram>(spec.name, std::move(shape));
 }
 

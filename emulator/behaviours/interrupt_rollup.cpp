@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "regemu/emulator/behaviours/register_env.hpp"
+
 namespace regemu::emulator {
 namespace {
 
@@ -12,7 +14,29 @@ bool SameWidth(const regdb::RegisterBits& a, const regdb::RegisterBits& b) {
   return std::popcount(a.bits.mask) == std::popcount(b.bits.mask);
 }
 
+uint32_t LineIndex(std::vector<std::string>& names, const std::string& name) {
+  auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) {
+    names.push_back(name);
+    return static_cast<uint32_t>(names.size() - 1);
+  }
+  return static_cast<uint32_t>(it - names.begin());
+}
+
 }  // namespace
+
+InterruptRollup::InterruptRollup(const regdb::InterruptsConfig& config)
+    : config_(&config), pending_(config.sources.size(), 0), asserted_(config.outputs.size(), 0) {
+  std::vector<std::string> names;
+  for (const regdb::InterruptOutput& output : config.outputs) {
+    std::vector<uint32_t> lines;
+    if (!output.line.empty()) lines.push_back(LineIndex(names, output.line));
+    for (const std::string& line : output.lines) lines.push_back(LineIndex(names, line));
+    output_lines_.push_back(std::move(lines));
+  }
+  line_levels_.assign(names.size(), 0);
+  line_driven_.assign(names.size(), kUnknown);
+}
 
 std::vector<RegisterId> InterruptRollup::Inputs(const regdb::InterruptsConfig& config) {
   std::vector<RegisterId> regs;
@@ -23,12 +47,26 @@ std::vector<RegisterId> InterruptRollup::Inputs(const regdb::InterruptsConfig& c
     add(source.status);
     if (source.enable) add(*source.enable);
     if (source.mask) add(*source.mask);
+    if (source.when) AddOperandRegisters(*source.when, regs);
+  }
+  for (const regdb::InterruptOutput& output : config.outputs) {
+    if (output.route) AddOperandRegisters(*output.route, regs);
   }
   return regs;
 }
 
+std::vector<std::string> InterruptRollup::LineNames(const regdb::InterruptsConfig& config) {
+  std::vector<std::string> names;
+  for (const regdb::InterruptOutput& output : config.outputs) {
+    if (!output.line.empty()) LineIndex(names, output.line);
+    for (const std::string& line : output.lines) LineIndex(names, line);
+  }
+  return names;
+}
+
 bool InterruptRollup::Pending(BehaviourContext& context, const regdb::InterruptSource& source) {
   uint64_t status = Bits(context, source.status);
+  if (status == 0) return false;
   if (source.enable) {
     uint64_t enable = Bits(context, *source.enable);
     status = SameWidth(source.status, *source.enable) ? status & enable : enable != 0 ? status : 0;
@@ -37,6 +75,7 @@ bool InterruptRollup::Pending(BehaviourContext& context, const regdb::InterruptS
     uint64_t mask = Bits(context, *source.mask);
     status = SameWidth(source.status, *source.mask) ? status & ~mask : mask == 0 ? status : 0;
   }
+  if (status != 0 && source.when && source.when->Evaluate(RegisterEnv(context)) == 0) return false;
   return status != 0;
 }
 
@@ -46,23 +85,34 @@ void InterruptRollup::Update(BehaviourContext& context, bool cover_sources) {
     if (cover_sources && pending && pending_[i] == 0) context.Cover(static_cast<uint32_t>(i));
     pending_[i] = pending ? 1 : 0;
   }
-  uint32_t line = 0;
+  std::fill(line_levels_.begin(), line_levels_.end(), 0);
   for (size_t o = 0; o < config_->outputs.size(); ++o) {
     const regdb::InterruptOutput& output = config_->outputs[o];
     bool asserted = std::any_of(output.sources.begin(), output.sources.end(),
                                 [&](uint32_t s) { return pending_[s] != 0; });
     asserted_[o] = asserted ? 1 : 0;
-    if (output.line.empty()) {
+    const std::vector<uint32_t>& lines = output_lines_[o];
+    if (lines.empty()) {
       context.SetInterrupt(asserted);
-    } else {
-      context.SetLine(line++, asserted);
+    } else if (!asserted) {
+      continue;
+    } else if (!output.route) {
+      line_levels_[lines.front()] = 1;
+    } else if (uint64_t route = output.route->Evaluate(RegisterEnv(context)); route < lines.size()) {
+      line_levels_[lines[route]] = 1;  // a route past the list drives no line
     }
+  }
+  for (uint32_t line = 0; line < line_levels_.size(); ++line) {
+    if (line_driven_[line] == line_levels_[line]) continue;
+    line_driven_[line] = line_levels_[line];
+    context.SetLine(line, line_levels_[line] != 0);
   }
 }
 
 void InterruptRollup::Clear() {
   std::fill(pending_.begin(), pending_.end(), 0);
   std::fill(asserted_.begin(), asserted_.end(), 0);
+  std::fill(line_driven_.begin(), line_driven_.end(), kUnknown);
 }
 
 }  // namespace regemu::emulator

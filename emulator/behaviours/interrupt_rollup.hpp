@@ -1,11 +1,13 @@
 #pragma once
 // The one interrupt roll-up (yaml/README.md, "kind: interrupts"): sources,
-// each a status field with an optional enable and mask, ORed into outputs
-// that drive named device lines, the device's interrupt request or a parent
-// behaviour. `kind: interrupts` is this and nothing else; `kind:
+// each a status field with an optional enable, mask and condition, ORed
+// into outputs that drive named device lines (one fixed line, or one of
+// several chosen by a route expression), the device's interrupt request or
+// a parent behaviour. `kind: interrupts` is this and nothing else; `kind:
 // classic-iir` latches its events into IIR and rolls IIR & IER up through it.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "regemu/emulator/behaviour.hpp"
@@ -16,30 +18,44 @@ namespace regemu::emulator {
 class InterruptRollup {
  public:
   // `config` must outlive the roll-up (a behaviour program owns it).
-  explicit InterruptRollup(const regdb::InterruptsConfig& config)
-      : config_(&config), pending_(config.sources.size(), 0), asserted_(config.outputs.size(), 0) {}
+  explicit InterruptRollup(const regdb::InterruptsConfig& config);
 
-  // Registers a change of which may change an output: the behaviour's write hooks.
+  // Registers a change of which may change an output: the behaviour's write
+  // hooks (status, enable and mask registers, and what `when:` and
+  // `route:` read).
   static std::vector<RegisterId> Inputs(const regdb::InterruptsConfig& config);
+  // The named lines the outputs drive, each once, in order of first
+  // mention: the behaviour's OutputLines. Outputs naming one line share it
+  // (it is asserted while any of them drives it).
+  static std::vector<std::string> LineNames(const regdb::InterruptsConfig& config);
 
   // Recomputes every source and output from the registers and drives the
-  // outputs (SetLine for a named line, numbered in order of the outputs
-  // that have one; SetInterrupt otherwise). With `cover_sources`, a source
-  // becoming pending is covered as the behaviour's point of its index.
+  // outputs (SetLine for named lines, numbered as LineNames lists them;
+  // SetInterrupt otherwise). With `cover_sources`, a source becoming
+  // pending is covered as the behaviour's point of its index.
   void Update(BehaviourContext& context, bool cover_sources);
 
   void Clear();
   bool asserted(size_t output) const { return asserted_[output] != 0; }
 
  private:
-  // Pending: status bits set whose enable bits are set and mask bits clear.
-  // An enable or mask as wide as the status acts bit by bit (IIR & IER);
-  // one of another width gates the whole status (not 0 / 0).
+  // Pending: status bits set whose enable bits are set and mask bits clear,
+  // while the condition holds. An enable or mask as wide as the status acts
+  // bit by bit (IIR & IER); one of another width gates the whole status
+  // (not 0 / 0).
   static bool Pending(BehaviourContext& context, const regdb::InterruptSource& source);
 
   const regdb::InterruptsConfig* config_;
   std::vector<uint8_t> pending_;
   std::vector<uint8_t> asserted_;
+  // Per output: its lines as LineNames indices (one for `line:`, the list
+  // for `lines:`, none for the request).
+  std::vector<std::vector<uint32_t>> output_lines_;
+  std::vector<uint8_t> line_levels_;  // scratch: the OR of the outputs on each line
+  // What each line was last driven to (kUnknown after Clear: drive it):
+  // SetLine only on a change, as a routed output's many lines rarely move.
+  static constexpr uint8_t kUnknown = 2;
+  std::vector<uint8_t> line_driven_;
 };
 
 }  // namespace regemu::emulator

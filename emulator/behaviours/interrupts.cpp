@@ -19,11 +19,10 @@ using regdb::InterruptsConfig;
 class InterruptsProgram : public BehaviourProgram {
  public:
   InterruptsProgram(std::string name, const InterruptsConfig& config)
-      : BehaviourProgram("interrupts", std::move(name)), config_(config), hooks_(InterruptRollup::Inputs(config_)) {
-    for (const regdb::InterruptOutput& output : config_.outputs) {
-      if (!output.line.empty()) lines_.push_back(output.line);
-    }
-  }
+      : BehaviourProgram("interrupts", std::move(name)),
+        config_(config),
+        hooks_(InterruptRollup::Inputs(config_)),
+        lines_(InterruptRollup::LineNames(config_)) {}
 
   const InterruptsConfig& config() const { return config_; }
   std::vector<RegisterId> WriteHooks() const override { return hooks_; }

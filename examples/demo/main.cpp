@@ -7,10 +7,12 @@
 // example MI200 counter collector (examples/rocm_collector) against
 // regemu's metric oracle, and its bugs; then the example NVMe driver
 // (examples/nvme) on yaml/nvme: bring-up, Identify Controller, shutdown,
-// and one of its bugs; then the example 8250 driver (examples/uart16550)
-// on yaml/uart16550: probe, a line sent by THRE interrupts at 115200 baud,
-// and one of its bugs. Exit 0 when the drivers are clean and every bug
-// caused exactly its kind of violation.
+// and one of its bugs; then the example HPET driver (examples/hpet) on
+// yaml/hpet: hpet_enable, a 1 kHz tick, one-shot events with the "too late"
+// check, and one of its bugs; then the example 8250 driver
+// (examples/uart16550) on yaml/uart16550: probe, a line sent by THRE
+// interrupts at 115200 baud, and one of its bugs. Exit 0 when the drivers
+// are clean and every bug caused exactly its kind of violation.
 //
 //   regemu_example_demo [--full] [DB]
 #include <cstring>
@@ -22,6 +24,7 @@
 #include "examples/demo/buggy_runs.hpp"
 #include "examples/demo/collector_run.hpp"
 #include "examples/demo/happy_run.hpp"
+#include "examples/demo/hpet_run.hpp"
 #include "examples/demo/nvme_run.hpp"
 #include "examples/demo/uart_run.hpp"
 #include "examples/demo/oa_stream_run.hpp"
@@ -64,15 +67,17 @@ int main(int argc, char** argv) {
   bool pmu = demo::RunGoldmontPmu(REGEMU_EXAMPLE_GOLDMONT_DB, std::cout);
   bool collector = demo::RunRocmCollector(REGEMU_EXAMPLE_MI200_DB, std::cout);
   bool nvme = demo::RunNvme(REGEMU_EXAMPLE_NVME_DB, std::cout);
+  bool hpet = demo::RunHpet(REGEMU_EXAMPLE_HPET_DB, std::cout);
   bool uart = demo::RunUart(REGEMU_EXAMPLE_UART16550_DB, std::cout);
 
-  bool ok = happy && bugs_caught && oa && pmu && collector && nvme && uart;
+  bool ok = happy && bugs_caught && oa && pmu && collector && nvme && hpet && uart;
   std::cout << "\n" << (ok ? "demo: OK" : "demo: FAILED") << " (driver clean: " << (happy ? "yes" : "NO")
             << "; every bug caught as its kind: " << (bugs_caught ? "yes" : "NO")
             << "; OA stream clean and its bug caught: " << (oa ? "yes" : "NO")
             << "; PMU driver clean and its bugs caught: " << (pmu ? "yes" : "NO")
             << "; collector matches the oracle and its bugs show: " << (collector ? "yes" : "NO")
             << "; NVMe driver clean and its bug caught: " << (nvme ? "yes" : "NO")
+            << "; HPET driver clean and its bug caught: " << (hpet ? "yes" : "NO")
             << "; 16550 driver clean and its bug caught: " << (uart ? "yes" : "NO") << ")\n";
   return ok ? 0 : 1;
 }

@@ -4,17 +4,19 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <utility>
 
 #include "regemu/regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/register_scope.hpp"
 
 namespace regemu::regdb {
 namespace {
 
 constexpr std::array<std::string_view, 10> kKeys{"kind",      "name",   "register", "field",    "period",
                                                  "increment", "frequency", "enable", "saturate", "compare"};
-constexpr std::array<std::string_view, 6> kComparatorKeys{"name",     "register", "set",
-                                                          "signal",   "periodic", "period_register"};
+constexpr std::array<std::string_view, 7> kComparatorKeys{"name",     "register", "set",   "signal",
+                                                          "periodic", "period_register", "width"};
 
 // A counter changes its bits behind the driver's back: unless they are `hw`,
 // the driver's own writes would race it and generated headers would not
@@ -77,9 +79,9 @@ class ComparatorReader {
  public:
   // `counter`: the resolved counter, or null when its register is unknown
   // (the comparators are still checked, all but their overlap with it).
-  ComparatorReader(const BehaviourSpec& spec, const CounterConfig* counter, const Database& database,
+  ComparatorReader(const BehaviourSpec& spec, const CounterConfig* counter, bool saturate, const Database& database,
                    SchemaReader& reader)
-      : spec_(spec), counter_(counter), database_(database), reader_(reader) {}
+      : spec_(spec), counter_(counter), saturate_(saturate), database_(database), reader_(reader) {}
 
   void ReadAll(const YamlNode& list, std::vector<CounterComparator>& out) {
     if (!reader_.ExpectSequence(list, "compare")) return;
@@ -151,7 +153,34 @@ class ComparatorReader {
                     what + " has 'period_register' but no 'periodic' (the bit that turns reloading on)");
       ok = false;
     }
+    if (const YamlNode* width = item.Find("width")) {
+      out.width = Width(*width, what);
+      ok = out.width.has_value() && ok;
+    }
     return ok;
+  }
+
+  // `width:`: a number expression; a constant one is 1 to the counter's width.
+  std::optional<Expression> Width(const YamlNode& node, const std::string& what) {
+    if (saturate_) {
+      reader_.Error(node, what + " has 'width', but the counter saturates: a saturating count never wraps, so its "
+                                 "low bits have no lap to match in");
+      return std::nullopt;
+    }
+    auto width = ParseExpression(node, RegisterScope(database_), reader_, "width of " + what);
+    if (!width) return std::nullopt;
+    if (width->type() != ExpressionType::kNumber) {
+      reader_.Error(node, "width of " + what + " is a time, expected a number of bits");
+      return std::nullopt;
+    }
+    unsigned counter_bits = counter_ ? static_cast<unsigned>(std::popcount(counter_->bits.mask)) : 64;
+    if (width->constant() && (width->max_value() < 1 || width->max_value() > counter_bits)) {
+      reader_.Error(node, "width of " + what + " is " + std::to_string(width->max_value()) +
+                              ": the bits compared are 1 to the counter's width (" + std::to_string(counter_bits) +
+                              ")");
+      return std::nullopt;
+    }
+    return width;
   }
 
   // REGISTER or REGISTER.FIELD; never the counting bits themselves.
@@ -166,6 +195,7 @@ class ComparatorReader {
 
   const BehaviourSpec& spec_;
   const CounterConfig* counter_;
+  bool saturate_;
   const Database& database_;
   SchemaReader& reader_;
 };
@@ -204,7 +234,8 @@ std::unique_ptr<BehaviourConfig> CheckCounterConfig(const BehaviourSpec& spec, c
     config->saturate = reader.Bool(*saturate, "saturate").value_or(false);
   }
   if (const YamlNode* compare = spec.yaml.Find("compare")) {
-    ComparatorReader(spec, resolved ? config.get() : nullptr, database, reader).ReadAll(*compare, config->compare);
+    ComparatorReader(spec, resolved ? config.get() : nullptr, config->saturate, database, reader)
+        .ReadAll(*compare, config->compare);
   }
   return config;
 }

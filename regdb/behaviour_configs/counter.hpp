@@ -10,6 +10,7 @@
 
 #include "regemu/regdb/behaviour_config.hpp"
 #include "regemu/regdb/database.hpp"
+#include "regemu/regdb/expression.hpp"
 #include "regemu/regdb/tick_rate.hpp"
 
 namespace regemu::regdb {
@@ -23,6 +24,10 @@ struct CounterComparator {
   bool signal = true;                     // BehaviourContext::Signal on a match
   std::optional<RegisterBits> periodic;   // while not 0, a match adds `period_register` to `value`
   std::optional<RegisterBits> period_register;
+  // The low bits compared (`width:`, an expression over registers and
+  // fields: `32`, `T0_CONF.32MODE_CNF ? 32 : 64`); absent: the counter's
+  // width. A reload wraps at it too.
+  std::optional<Expression> width;
 };
 
 struct CounterConfig : BehaviourConfig {

@@ -7,14 +7,28 @@
 #include <set>
 
 #include "regemu/regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/register_scope.hpp"
 #include "regemu/regdb/spelling.hpp"
 
 namespace regemu::regdb {
 namespace {
 
 constexpr std::array<std::string_view, 5> kKeys{"kind", "name", "sources", "outputs", "interrupt_parent"};
-constexpr std::array<std::string_view, 5> kSourceKeys{"name", "status", "enable", "mask", "doc"};
-constexpr std::array<std::string_view, 4> kOutputKeys{"name", "sources", "line", "doc"};
+constexpr std::array<std::string_view, 6> kSourceKeys{"name", "status", "enable", "mask", "when", "doc"};
+constexpr std::array<std::string_view, 6> kOutputKeys{"name", "sources", "line", "lines", "route", "doc"};
+
+// `when:` of a source, `route:` of an output: a number expression over the
+// device's registers and fields.
+std::optional<Expression> ReadNumber(const YamlNode& node, const std::string& what, const Database& database,
+                                     SchemaReader& reader) {
+  auto expression = ParseExpression(node, RegisterScope(database), reader, what);
+  if (!expression) return std::nullopt;
+  if (expression->type() != ExpressionType::kNumber) {
+    reader.Error(node, what + " is a time, expected a number");
+    return std::nullopt;
+  }
+  return expression;
+}
 
 std::optional<InterruptSource> ReadSource(const YamlNode& node, const std::string& what, const Database& database,
                                           SchemaReader& reader) {
@@ -25,7 +39,7 @@ std::optional<InterruptSource> ReadSource(const YamlNode& node, const std::strin
   auto id = reader.Identifier(*name, "source name");
   auto bits = ResolveRegisterBits(*status, "status of " + what, database, reader);
   if (!id || !bits) return std::nullopt;
-  InterruptSource source{*id, *bits, std::nullopt, std::nullopt};
+  InterruptSource source{*id, *bits, std::nullopt, std::nullopt, std::nullopt};
   for (auto [key, slot] : {std::pair{"enable", &source.enable}, std::pair{"mask", &source.mask}}) {
     const YamlNode* value = node.Find(key);
     if (value == nullptr) continue;
@@ -33,7 +47,33 @@ std::optional<InterruptSource> ReadSource(const YamlNode& node, const std::strin
     if (!resolved) return std::nullopt;
     *slot = *resolved;
   }
+  if (const YamlNode* when = node.Find("when")) {
+    source.when = ReadNumber(*when, "condition of source '" + *id + "' of " + what, database, reader);
+    if (!source.when) return std::nullopt;
+  }
   return source;
+}
+
+// `lines: [IRQ0, IRQ1, ...]` with `route: EXPR` choosing one of them.
+void ReadLines(const YamlNode& item, const YamlNode& lines, const YamlNode* route, const std::string& what,
+               const Database& database, SchemaReader& reader, InterruptOutput& output) {
+  if (!reader.ExpectSequence(lines, "lines")) return;
+  if (lines.children.empty()) reader.Error(lines, what + " has an empty 'lines' list");
+  std::set<std::string> seen;
+  for (const YamlNode& each : lines.children) {
+    auto name = reader.Identifier(each, "line");
+    if (!name) continue;
+    if (!seen.insert(*name).second) {
+      reader.Error(each, what + " names line '" + *name + "' twice in 'lines'");
+      continue;
+    }
+    output.lines.push_back(*name);
+  }
+  if (route == nullptr) {
+    reader.Error(item, what + " has 'lines' but no 'route' (the expression choosing one)");
+    return;
+  }
+  output.route = ReadNumber(*route, "route of " + what, database, reader);
 }
 
 }  // namespace
@@ -69,9 +109,21 @@ std::unique_ptr<BehaviourConfig> CheckInterruptsConfig(const BehaviourSpec& spec
       auto id = reader.Identifier(*name, "output name");
       if (!id) continue;
       if (!outputs.insert(*id).second) reader.Error(*name, what + " has two outputs named '" + *id + "'");
-      InterruptOutput output{*id, {}, ""};
+      InterruptOutput output{*id, {}, "", {}, std::nullopt};
+      const YamlNode* lines = item.Find("lines");
+      const YamlNode* route = item.Find("route");
+      if (lines != nullptr) ReadLines(item, *lines, route, what + ": output '" + *id + "'", database, reader, output);
+      if (route != nullptr && lines == nullptr) {
+        reader.Error(*route, what + ": output '" + *id + "' has 'route' but no 'lines' (the lines it chooses from)");
+      }
       if (const YamlNode* line = item.Find("line")) {
-        if (auto text = reader.Identifier(*line, "line")) output.line = *text;
+        if (lines != nullptr) {
+          reader.Error(*line, what + ": output '" + *id + "' has both 'line' and 'lines' (give one)");
+        } else if (auto text = reader.Identifier(*line, "line")) {
+          output.line = *text;
+        }
+      } else if (lines != nullptr || route != nullptr) {
+        // a routed output: never the device's interrupt request
       } else if (request_taken) {
         reader.Error(*name, what + ": only one output without `line:` drives the device's interrupt request");
       } else {
@@ -97,7 +149,7 @@ std::unique_ptr<BehaviourConfig> CheckInterruptsConfig(const BehaviourSpec& spec
       config->outputs.push_back(std::move(output));
     }
   } else {
-    InterruptOutput output{"irq", {}, ""};
+    InterruptOutput output{"irq", {}, "", {}, std::nullopt};
     for (uint32_t s = 0; s < config->sources.size(); ++s) output.sources.push_back(s);
     config->outputs.push_back(std::move(output));
   }

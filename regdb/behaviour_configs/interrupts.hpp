@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "regemu/regdb/behaviour_config.hpp"
+#include "regemu/regdb/expression.hpp"
 
 namespace regemu::regdb {
 
@@ -18,14 +19,20 @@ struct InterruptSource {
   RegisterBits status;                // pending while not 0
   std::optional<RegisterBits> enable; // counts only while not 0
   std::optional<RegisterBits> mask;   // counts only while 0
+  std::optional<Expression> when;     // counts only while not 0 (an expression over registers and fields)
 };
 
 struct InterruptOutput {
   std::string name;
   std::vector<uint32_t> sources;  // indices into InterruptsConfig::sources
-  // A named device line (`expect-irq LINE 1`); empty: the device's
-  // interrupt request, or the behaviour's interrupt_parent.
+  // A named device line (`expect-irq LINE 1`); empty (and no `lines`): the
+  // device's interrupt request, or the behaviour's interrupt_parent.
   std::string line;
+  // Or one of several named lines, chosen by `route` (an expression over
+  // registers and fields: its value indexes `lines`; a value past the end
+  // drives none): HPET's Tn_INT_ROUTE_CNF picking an I/O APIC input.
+  std::vector<std::string> lines;
+  std::optional<Expression> route;
 };
 
 struct InterruptsConfig : BehaviourConfig {

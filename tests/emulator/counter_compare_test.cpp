@@ -356,5 +356,91 @@ TEST(CounterCompareTest, ASaturatingCounterNeverComesBack) {
   EXPECT_EQ(hpet->next_event_ns(), hpet->now_ns() + HpetNsFor(0xFFFF'FFFFull - 100));
 }
 
+
+// `width:` compares the count's low bits only (IA-PC HPET 1.0a §1.3: a
+// 32-bit timer's comparator is 32 bits wide, the main counter may be 64).
+// T_WIDE: the bits compared, from MODE.M32 (the 64-bit timer's
+// Tn_32MODE_CNF); T_NARROW: always 32.
+std::unique_ptr<Device> WidthDevice() {
+  return testing_support::MakeDevice(R"(device: widths
+spaces:
+  - {name: mmio, kind: mmio, size: 0x100}
+registers:
+  - {name: EN, space: mmio, offset: 0x0, width: 64, fields: [{name: ON, bits: 0}]}
+  - {name: CNT, space: mmio, offset: 0x8, width: 64}
+  - {name: MODE, space: mmio, offset: 0x10, width: 64, fields: [{name: M32, bits: 8}, {name: PER, bits: 3}]}
+  - {name: WIDE, space: mmio, offset: 0x18, width: 64, reset: 0xffffffffffffffff}
+  - {name: NARROW, space: mmio, offset: 0x20, width: 64, reset: 0xffffffffffffffff}
+  - {name: PERIOD, space: mmio, offset: 0x28, width: 64}
+  - {name: STS, space: mmio, offset: 0x30, width: 64, fields: [{name: WIDE, bits: 0, access: w1c}, {name: NARROW, bits: 1, access: w1c}]}
+behaviours:
+  - name: c
+    kind: counter
+    register: CNT
+    period: 69841279fs
+    enable: EN.ON
+    compare:
+      - {name: T_WIDE, register: WIDE, set: STS.WIDE, width: "MODE.M32 ? 32 : 64", periodic: MODE.PER, period_register: PERIOD}
+      - {name: T_NARROW, register: NARROW, set: STS.NARROW, width: 32}
+)");
+}
+
+constexpr uint64_t kEn = 0x0, kCnt = 0x8, kMode = 0x10, kWide = 0x18, kNarrow = 0x20, kPeriod = 0x28, kSts = 0x30;
+
+// A 32-bit comparator against a 64-bit count matches whenever the low 32
+// bits reach it, in every lap: 5 from 0x1_FFFF_FFF0 is 21 ticks away, not
+// a lap of 2^64.
+TEST(CounterCompareTest, ANarrowComparatorMatchesTheLowBitsEveryLap) {
+  auto device = WidthDevice();
+  device->Write(0, kCnt, 64, 0x1'FFFF'FFF0);
+  device->Write(0, kWide, 64, 0x1'0000'0000);  // out of the way in 64-bit compare
+  device->Write(0, kNarrow, 64, 5);
+  device->Write(0, kEn, 64, 1);
+  EXPECT_EQ(device->next_event_ns(), device->now_ns() + HpetNsFor(21));
+  device->Advance(HpetNsFor(21));
+  EXPECT_EQ(device->Read(0, kCnt, 64), 0x2'0000'0005u);
+  EXPECT_EQ(device->Read(0, kSts, 64), 2u);
+  // The next lap of the low bits: 2^32 ticks on.
+  EXPECT_EQ(device->next_event_ns(), HpetNsFor(21 + (uint64_t{1} << 32)));
+}
+
+// The width is an expression: setting the mode bit narrows the compare at
+// once (a re-plan), clearing it widens it again.
+TEST(CounterCompareTest, AWidthExpressionReplansWhenItsInputChanges) {
+  auto device = WidthDevice();
+  device->Write(0, kCnt, 64, 0x1'0000'0000);
+  device->Write(0, kWide, 64, 5);  // 64 bits: passed, a lap of 2^64 away
+  device->Write(0, kEn, 64, 1);
+  // NARROW (reset all-ones) is the nearer: 2^32 - 1 ticks.
+  EXPECT_EQ(device->next_event_ns(), HpetNsFor(0xFFFF'FFFF));
+  device->Write(0, kMode, 64, 1 << 8);  // M32: the low 32 bits, 5 ticks away
+  EXPECT_EQ(device->next_event_ns(), HpetNsFor(5));
+  device->Write(0, kMode, 64, 0);
+  EXPECT_EQ(device->next_event_ns(), HpetNsFor(0xFFFF'FFFF));
+  device->Write(0, kMode, 64, 1 << 8);
+  device->Advance(HpetNsFor(5));
+  EXPECT_EQ(device->Read(0, kSts, 64), 1u);
+}
+
+// A periodic reload wraps at the width: FFFFFFF0h + 20h is 10h in 32 bits
+// ("the value will wrap around through 0", HPET 1.0a §2.3.9.1), and the
+// bits above stay as they were.
+TEST(CounterCompareTest, APeriodicReloadWrapsAtTheWidth) {
+  auto device = WidthDevice();
+  device->Write(0, kMode, 64, (1 << 8) | (1 << 3));
+  device->Write(0, kPeriod, 64, 0x20);
+  device->Write(0, kWide, 64, 0xFFFF'FFF0);
+  device->Write(0, kCnt, 64, 0xFFFF'FF00);
+  device->Write(0, kEn, 64, 1);
+  device->Advance(HpetNsFor(0xF0));
+  EXPECT_EQ(device->Read(0, kSts, 64) & 1, 1u);
+  EXPECT_EQ(device->Read(0, kWide, 64), 0x10u);
+  device->Write(0, kSts, 64, 1);
+  device->Advance(HpetNsFor(0xF0 + 0x20) - device->now_ns());
+  EXPECT_EQ(device->Read(0, kCnt, 64), 0x1'0000'0010u);
+  EXPECT_EQ(device->Read(0, kSts, 64) & 1, 1u);
+  EXPECT_EQ(device->Read(0, kWide, 64), 0x30u);
+}
+
 }  // namespace
 }  // namespace regemu::emulator

@@ -218,5 +218,86 @@ behaviours:
   EXPECT_FALSE(device->line_asserted("GATED"));
 }
 
+
+// A source with `when:` is pending only while its condition holds, and a
+// routed output drives the line its `route:` picks from `lines:` (HPET:
+// GEN_CONF.ENABLE_CNF gates every timer interrupt; Tn_INT_ROUTE_CNF picks
+// the I/O APIC input, IA-PC HPET 1.0a §2.3.5, §2.3.8). Two outputs on one
+// line are wired-OR; a route past the list drives nothing.
+constexpr const char* kRouted = R"y(device: routed
+spaces:
+  - {name: bar0, kind: mmio, size: 0x10}
+registers:
+  - {name: STS, space: bar0, offset: 0x0, fields: [{name: T0, bits: 0, access: w1c}, {name: T1, bits: 1, access: w1c}]}
+  - {name: CONF, space: bar0, offset: 0x4, fields: [{name: ENABLE, bits: 0}, {name: ROUTE0, bits: "3:1"}, {name: ROUTE1, bits: "6:4"}]}
+behaviours:
+  - name: irq
+    kind: interrupts
+    sources:
+      - {name: t0, status: STS.T0, when: "CONF.ENABLE == 1"}
+      - {name: t1, status: STS.T1, when: "CONF.ENABLE == 1"}
+    outputs:
+      - {name: timer0, sources: [t0], lines: [IRQ0, IRQ1, IRQ2], route: CONF.ROUTE0}
+      - {name: timer1, sources: [t1], lines: [IRQ2, IRQ3], route: "CONF.ROUTE1 - 2"}
+)y";
+
+class RoutedInterruptsTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<Device> device_ = MakeDevice(kRouted);
+  RegisterId sts_ = RegisterNamed(device_->model(), "STS");
+  RegisterId conf_ = RegisterNamed(device_->model(), "CONF");
+
+  std::string Levels() const {
+    std::string levels;
+    for (const char* line : {"IRQ0", "IRQ1", "IRQ2", "IRQ3"}) levels += device_->line_asserted(line) ? '1' : '0';
+    return levels;
+  }
+};
+
+TEST_F(RoutedInterruptsTest, TheLinesAreTheOutputsListsEachOnce) {
+  EXPECT_THAT(device_->model().interrupt_lines(), ElementsAre("IRQ0", "IRQ1", "IRQ2", "IRQ3"));
+}
+
+TEST_F(RoutedInterruptsTest, ASourceCountsOnlyWhileItsConditionHolds) {
+  device_->PokeRegister(sts_, 1);
+  device_->WriteRegister(conf_, 0b0000);  // ENABLE = 0, route 0: the write re-evaluates
+  EXPECT_EQ(Levels(), "0000");
+  device_->WriteRegister(conf_, 0b0001);  // ENABLE = 1
+  EXPECT_EQ(Levels(), "1000");
+  EXPECT_EQ(device_->line_edges("IRQ0"), 1u);
+  device_->WriteRegister(conf_, 0b0000);
+  EXPECT_EQ(Levels(), "0000");
+}
+
+TEST_F(RoutedInterruptsTest, TheRouteMovesTheLine) {
+  device_->WriteRegister(conf_, 0b0011);  // ENABLE, ROUTE0 = 1
+  device_->WriteRegister(sts_, 0);        // nothing pending yet
+  device_->PokeRegister(sts_, 1);
+  device_->WriteRegister(conf_, 0b0011);  // the roll-up hears a write of CONF
+  EXPECT_EQ(Levels(), "0100");
+  device_->WriteRegister(conf_, 0b0101);  // ROUTE0 = 2: IRQ1 falls, IRQ2 rises
+  EXPECT_EQ(Levels(), "0010");
+  EXPECT_EQ(device_->line_edges("IRQ1"), 1u);
+  EXPECT_EQ(device_->line_edges("IRQ2"), 1u);
+  device_->WriteRegister(conf_, 0b0111);  // ROUTE0 = 3: past the list, no line
+  EXPECT_EQ(Levels(), "0000");
+  device_->WriteRegister(sts_, 1);  // acked
+  device_->WriteRegister(conf_, 0b0001);
+  EXPECT_EQ(Levels(), "0000");
+}
+
+TEST_F(RoutedInterruptsTest, OutputsOnOneLineAreWiredOr) {
+  // timer0 on IRQ2 (route 2), timer1 on IRQ2 (ROUTE1 - 2 = 0).
+  device_->WriteRegister(conf_, 0b0100'101);
+  device_->PokeRegister(sts_, 0b11);
+  device_->WriteRegister(conf_, 0b0100'101);
+  EXPECT_EQ(Levels(), "0010");
+  device_->WriteRegister(sts_, 0b01);  // timer0 acked: timer1 still holds IRQ2
+  EXPECT_EQ(Levels(), "0010");
+  device_->WriteRegister(sts_, 0b10);
+  EXPECT_EQ(Levels(), "0000");
+  EXPECT_EQ(device_->line_edges("IRQ2"), 1u);
+}
+
 }  // namespace
 }  // namespace regemu::emulator

@@ -1,4 +1,4 @@
-// access_fuzz: bytes -> a shipped database (hsw, bdw, icl, nvme) and a sequence of
+// access_fuzz: bytes -> a shipped database (hsw, bdw, icl, nvme, hpet) and a sequence of
 // typed operations against a device of it, checked against an independent
 // reference model of the access policies after every operation
 // (access_harness.hpp). A broken invariant aborts, naming the operation.
@@ -11,7 +11,7 @@
 //
 //   seed corpus: tests/fuzz/corpus/access_fuzz: seed_<database>_<bytes>, random
 //     operations made once by a fixed-seed generator (first byte 0 hsw, 1 bdw,
-//     2 icl), plus what campaigns merged in
+//     2 icl, 4 hpet), plus what campaigns merged in
 //   dictionary:  tests/fuzz/access_fuzz.dict (write values; the format is binary)
 #include <algorithm>
 #include <cstddef>
@@ -40,6 +40,14 @@ std::string BringUp(std::string_view database) {
     return "write16 CMD 0x0006\nwrite32 AQA 0x001F001F\nwrite64 ASQ 0x10000\nwrite64 ACQ 0x20000\n"
            "write32 CC 0x00460001\nstep 2ms\n";
   }
+  // HPET: every timer busy, so that steps bring events. Timer 0 periodic
+  // (level, every 100 ticks, 32-bit mode, LegacyReplacement), timer 1
+  // one-shot (edge, route 20), timer 2 by FSB message; the counter runs.
+  if (database == "hpet") {
+    return "write32 T0_CONF 0x0000014E\nwrite32 T0_CMP 100\nwrite32 T1_CONF 0x00002804\nwrite32 T1_CMP 50\n"
+           "write64 T2_FSB_ROUTE 0xFEE0000000004041\nwrite32 T2_CONF 0x00004004\nwrite32 T2_CMP 200\n"
+           "write32 GEN_CONF 0x3\nstep 1us\n";
+  }
   if (database != "icl") return "";
   std::string text = "write16 PCICMD 0x0006\n";
   std::vector<std::string> requests = {"FORCEWAKE_GT_GEN9", "FORCEWAKE_RENDER_GEN9"};
@@ -64,7 +72,7 @@ std::vector<std::unique_ptr<fuzz::AccessHarness>>& Harnesses() {
       if (const char* ops = std::getenv("REGEMU_FUZZ_OPS")) made.back()->set_operations_per_input(std::strtoull(ops, nullptr, 10));
     }
     if (made.empty()) {
-      std::fprintf(stderr, "access_fuzz: REGEMU_FUZZ_DEVICES names none of hsw, bdw, icl, nvme\n");
+      std::fprintf(stderr, "access_fuzz: REGEMU_FUZZ_DEVICES names none of hsw, bdw, icl, nvme, hpet\n");
       std::abort();
     }
     return made;

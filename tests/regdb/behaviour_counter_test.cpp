@@ -215,6 +215,58 @@ TEST(CounterCheckTest, ComparatorErrorsAreLocated) {
   EXPECT_EQ(loaded.database.behaviours.at(0).config, nullptr);
 }
 
+// `width:` is the count's low bits a comparator compares: a constant (a
+// 32-bit HPET timer) or an expression over registers and fields (a 64-bit
+// timer's Tn_32MODE_CNF), parsed into the config.
+TEST(CounterCheckTest, ComparatorWidthIsAnExpression) {
+  LoadedDatabase loaded = Check(R"(  - name: hpet
+    kind: counter
+    register: MAIN_CNT
+    period: 69841279fs
+    enable: GEN_CONF.ENABLE_CNF
+    compare:
+      - {name: T0, register: T0_CMP, width: "T0_CONF.TYPE_CNF ? 32 : 64"}
+      - {name: T1, register: T0_PERIOD, width: 32}
+)");
+  ASSERT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
+  const CounterConfig* config = ConfigAs<CounterConfig>(loaded.database.behaviours.at(0));
+  ASSERT_NE(config, nullptr);
+  ASSERT_EQ(config->compare.size(), 2u);
+  ASSERT_TRUE(config->compare[0].width.has_value());
+  EXPECT_EQ(config->compare[0].width->text(), "T0_CONF.TYPE_CNF ? 32 : 64");
+  EXPECT_FALSE(config->compare[0].width->constant());
+  ASSERT_TRUE(config->compare[1].width.has_value());
+  EXPECT_TRUE(config->compare[1].width->constant());
+  EXPECT_EQ(config->compare[1].width->max_value(), 32u);
+}
+
+// A width the counter cannot have, a time, an unknown name, and a width on
+// a saturating counter (which never wraps) are located errors.
+TEST(CounterCheckTest, ComparatorWidthErrorsAreLocated) {
+  LoadedDatabase loaded = Check(R"(  - name: hpet
+    kind: counter
+    register: CTL
+    field: COUNT
+    period: 1ns
+    compare:
+      - {name: A, register: T0_CMP, width: 32}
+      - {name: B, register: T0_CMP, width: 0}
+      - {name: C, register: T0_CMP, width: 1ms}
+      - {name: D, register: T0_CMP, width: "T0_CONF.TYPO_CNF ? 8 : 31"}
+  - {name: sat, kind: counter, register: TS, period: 1ns, saturate: true, compare: [{name: E, register: T0_CMP, width: 8}]}
+)");
+  EXPECT_THAT(loaded.diagnostics.all(),
+              ElementsAre(ErrorAt(28, 44, HasSubstr("width of comparator 'A' of counter behaviour 'hpet' is 32: the "
+                                                    "bits compared are 1 to the counter's width (31)")),
+                          ErrorAt(29, 44, HasSubstr("is 0: the bits compared are 1 to the counter's width (31)")),
+                          ErrorAt(30, 44, HasSubstr("width of comparator 'C' of counter behaviour 'hpet' is a time")),
+                          ErrorAt(31, 45, HasSubstr("unknown name 'T0_CONF.TYPO_CNF' (did you mean "
+                                                    "'T0_CONF.TYPE_CNF'?)")),
+                          ErrorAt(32, 120, HasSubstr("comparator 'E' of counter behaviour 'sat' has 'width', but the "
+                                                     "counter saturates"))))
+      << Rendered(loaded);
+}
+
 TEST(CounterCheckTest, CompareMustBeAList) {
   LoadedDatabase loaded = Check(R"(  - {kind: counter, register: TS, period: 1ns, compare: {name: T0, register: T0_CMP}}
 )");

@@ -2,6 +2,7 @@
 // `kind: interrupts`, `kind: state` spaces and `view_of` registers. Every
 // mistake is a located error, pinned here to its line and column.
 #include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@ namespace regemu::regdb {
 namespace {
 
 using ::testing::Contains;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using testing_support::CheckYaml;
@@ -245,6 +247,57 @@ TEST(InterruptsCheckTest, SourcesAndOutputs) {
       - {name: b}
 )y")),
               HasSubstr("only one output without `line:`"));
+}
+
+// A source's `when:` and an output's `route:` over `lines:` are number
+// expressions over registers and fields, resolved into the config (HPET: a
+// timer interrupts only while GEN_CONF.ENABLE_CNF is set, on the I/O APIC
+// input Tn_INT_ROUTE_CNF names).
+TEST(InterruptsCheckTest, ConditionsAndRoutedLines) {
+  LoadedDatabase loaded = Check(R"y(  - name: irq
+    kind: interrupts
+    sources:
+      - {name: admin, status: IS.V0, when: "CC.EN == 1 && CSTS.RDY == 1"}
+    outputs:
+      - {name: routed, lines: [IRQ0, IRQ1, IRQ2], route: CC.SHN}
+      - {name: fixed, line: IRQ1}
+)y");
+  ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+  const auto* config = ConfigNamed<InterruptsConfig>(loaded, "irq");
+  ASSERT_NE(config, nullptr);
+  ASSERT_TRUE(config->sources[0].when.has_value());
+  EXPECT_EQ(config->sources[0].when->text(), "CC.EN == 1 && CSTS.RDY == 1");
+  EXPECT_EQ(config->outputs[0].lines, (std::vector<std::string>{"IRQ0", "IRQ1", "IRQ2"}));
+  ASSERT_TRUE(config->outputs[0].route.has_value());
+  EXPECT_EQ(config->outputs[0].route->text(), "CC.SHN");
+  EXPECT_TRUE(config->outputs[0].line.empty());
+  EXPECT_EQ(config->outputs[1].line, "IRQ1");
+}
+
+TEST(InterruptsCheckTest, ConditionAndRouteMistakesAreLocated) {
+  LoadedDatabase loaded = Check(R"y(  - name: irq
+    kind: interrupts
+    sources:
+      - {name: a, status: IS.V0, when: "CC.EM == 1"}
+      - {name: b, status: IS.V0, when: 2ms}
+    outputs:
+      - {name: o1, lines: [IRQ0, IRQ0], route: CC.SHN}
+      - {name: o2, lines: [IRQ0]}
+      - {name: o3, route: CC.SHN}
+      - {name: o4, line: IRQ5, lines: [IRQ4], route: 0}
+      - {name: o5, lines: [IRQ-1], route: now}
+)y");
+  EXPECT_THAT(loaded.diagnostics.all(),
+              ElementsAre(ErrorAt(18, 41, HasSubstr("unknown name 'CC.EM' (did you mean 'CC.EN'?)")),
+                          ErrorAt(19, 40, HasSubstr("condition of source 'b' of interrupts behaviour 'irq' is a "
+                                                    "time, expected a number")),
+                          ErrorAt(21, 34, HasSubstr("output 'o1' names line 'IRQ0' twice in 'lines'")),
+                          ErrorAt(22, 9, HasSubstr("output 'o2' has 'lines' but no 'route'")),
+                          ErrorAt(23, 27, HasSubstr("output 'o3' has 'route' but no 'lines'")),
+                          ErrorAt(24, 26, HasSubstr("output 'o4' has both 'line' and 'lines'")),
+                          ErrorAt(25, 28, HasSubstr("line 'IRQ-1' is not a C identifier")),
+                          ErrorAt(25, 43, HasSubstr("unknown name 'now'"))))
+      << Rendered(loaded);
 }
 
 TEST(ViewsCheckTest, ViewMistakes) {

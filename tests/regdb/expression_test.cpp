@@ -34,7 +34,7 @@ using ::testing::SizeIs;
 constexpr uint64_t kAllOnes = ~uint64_t{0};
 
 // Ids of the test scope's names.
-enum : uint64_t { kCcEn = 1, kCcShn, kCapTo, kValue, kNow, kCstsRdy };
+enum : uint64_t { kCcEn = 1, kCcShn, kCapTo, kValue, kNow, kCstsRdy, kMode32 };
 
 // A few registers' fields as a device database would offer them.
 class TestScope : public ExpressionScope {
@@ -59,6 +59,7 @@ class TestScope : public ExpressionScope {
       {"now", {kNow, 64, ExpressionType::kTime}},
       {"CSTS.RDY", {kCstsRdy, 1, ExpressionType::kNumber}},
       {"alias_of_value", {kValue, 32, ExpressionType::kNumber}},  // another name of one register
+      {"T0_CONF.32MODE_CNF", {kMode32, 1, ExpressionType::kNumber}},  // a field named with a leading digit
   };
 };
 
@@ -307,11 +308,23 @@ TEST(ExpressionSyntaxTest, UnknownNameSuggestsTheClosest) {
   EXPECT_THAT(ErrorOf("1 + zzzzzz"), ErrorAt(4, "unknown name 'zzzzzz'"));
 }
 
+// A field whose datasheet name starts with a digit is named after its
+// register's dot (HPET's Tn_32MODE_CNF).
+TEST(ExpressionSyntaxTest, AFieldNameAfterADotMayStartWithADigit) {
+  auto parsed = ParseExpressionText("T0_CONF.32MODE_CNF ? 32 : 64", TestScope());
+  ASSERT_TRUE(std::holds_alternative<Expression>(parsed));
+  const Expression& expression = std::get<Expression>(parsed);
+  EXPECT_EQ(expression.Evaluate(TestEnv({{kMode32, 1}})), 32u);
+  EXPECT_EQ(expression.Evaluate(TestEnv({{kMode32, 0}})), 64u);
+}
+
 TEST(ExpressionSyntaxTest, BadCharactersAndTokens) {
   EXPECT_THAT(ErrorOf("value $ 1"), ErrorAt(6, "unexpected character '$'"));
   EXPECT_THAT(ErrorOf("value = 1"), ErrorAt(6, "'=' is not an operator (did you mean '=='?)"));
   EXPECT_THAT(ErrorOf("CC. == 1"), ErrorAt(2, "expected a name after '.' in 'CC.'"));
-  EXPECT_THAT(ErrorOf("CC.1"), ErrorAt(2, "expected a name after '.' in 'CC.'"));
+  // After a dot a digit may start a field's name (HPET's T0_CONF.32MODE_CNF).
+  EXPECT_THAT(ErrorOf("CC.1"), ErrorAt(0, HasSubstr("unknown name 'CC.1'")));
+  EXPECT_THAT(ErrorOf("CC.+1"), ErrorAt(2, "expected a name after '.' in 'CC.'"));
   EXPECT_THAT(ErrorOf("CC.EN."), ErrorAt(5, "expected a name after '.' in 'CC.EN.'"));
 }
 

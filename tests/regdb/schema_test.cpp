@@ -423,18 +423,53 @@ spaces:
   - {name: mmio, kind: mmio, size: 0x1000}
 registers:
   - {name: CEC0-0, space: mmio, offset: 0}
-  - {name: CEC0_1, space: mmio, offset: 4, fields: [{name: 1ST, bits: "0"}]}
+  - {name: CEC0_1, space: mmio, offset: 4, fields: [{name: 1-ST, bits: "0"}]}
   - {name: CEC0_2, space: mmio, offset: 8}
 )");
   EXPECT_THAT(loaded.diagnostics.all(),
               ElementsAre(ErrorAt(3, 12, HasSubstr("space name 'pci config' is not a C identifier")),
                           ErrorAt(6, 12, HasSubstr("register name 'CEC0-0' is not a C identifier")),
-                          ErrorAt(7, 60, HasSubstr("field name '1ST' is not a C identifier"))))
+                          ErrorAt(7, 60, HasSubstr("field name '1-ST' is not a field name"))))
       << Rendered(loaded);
   // A register with a bad field keeps its place without the field; its neighbours load.
   ASSERT_NE(loaded.database.RegisterNamed("CEC0_1"), nullptr);
   EXPECT_TRUE(loaded.database.RegisterNamed("CEC0_1")->fields.empty());
   EXPECT_NE(loaded.database.RegisterNamed("CEC0_2"), nullptr);
+}
+
+// A field may keep a datasheet name that starts with a digit (HPET's
+// Tn_32MODE_CNF is 32MODE_CNF), reached as REG.FIELD; a name that reads as
+// a number, or has no letter, is refused. Registers and the rest stay C
+// identifiers.
+TEST(SchemaTest, AFieldNameMayStartWithADigit) {
+  LoadedDatabase loaded = CheckYaml(R"(device: d
+spaces:
+  - {name: mmio, kind: mmio, size: 0x1000}
+registers:
+  - name: T0_CONF
+    space: mmio
+    offset: 0
+    fields:
+      - {name: 32MODE_CNF, bits: 8}
+      - {name: 0x10, bits: 9}
+      - {name: 1_000, bits: 10}
+      - {name: "12", bits: 11}
+  - {name: 2ND, space: mmio, offset: 4}
+)");
+  EXPECT_THAT(loaded.diagnostics.all(),
+              ElementsAre(ErrorAt(10, 16, HasSubstr("field name '0x10' is not a field name")),
+                          ErrorAt(11, 16, HasSubstr("field name '1_000' is not a field name")),
+                          ErrorAt(12, 16, HasSubstr("field name '12' is not a field name")),
+                          ErrorAt(13, 12, HasSubstr("register name '2ND' is not a C identifier"))))
+      << Rendered(loaded);
+  const Register* conf = loaded.database.RegisterNamed("T0_CONF");
+  ASSERT_NE(conf, nullptr);
+  ASSERT_EQ(conf->fields.size(), 1u);
+  EXPECT_EQ(conf->fields[0].name, "32MODE_CNF");
+  EXPECT_TRUE(IsFieldName("32MODE_CNF"));
+  EXPECT_TRUE(IsFieldName("ENABLE_CNF"));
+  EXPECT_FALSE(IsFieldName("0b101"));
+  EXPECT_FALSE(IsFieldName("32MODE-CNF"));
 }
 
 TEST(SchemaTest, FieldAndEnumValueNamesAreUniqueInTheirScope) {

@@ -48,7 +48,7 @@ void Field(std::ostream& os, const RegisterView& view, const regdb::Field& field
        << name << ">(value); }\n";
   }
   if (!field.values.empty()) {
-    os << "  constexpr " << name << "::Value " << Lower(field.name) << "_value() const { return static_cast<" << name
+    os << "  constexpr " << name << "::Value " << SafeIdentifier(Lower(field.name) + "_value") << "() const { return static_cast<" << name
        << "::Value>(" << accessor << "()); }\n";
     if (settable) {
       os << "  constexpr " << view.name << "& set_" << Lower(field.name) << "(" << name

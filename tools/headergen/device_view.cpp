@@ -129,6 +129,9 @@ std::string SafeIdentifier(std::string text) {
       "using",       "virtual",   "void",       "volatile",  "wchar_t",  "while",        "xor",
       "xor_eq"};
   if (kKeywords.count(text) != 0) text += "_";
+  // A field named as its datasheet spells it may start with a digit (HPET's
+  // 32MODE_CNF): `_32MODE_CNF`, `_32mode_cnf()` (set_32mode_cnf needs nothing).
+  if (!text.empty() && std::isdigit(static_cast<unsigned char>(text.front()))) text.insert(0, "_");
   return text;
 }
 
