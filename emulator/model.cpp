@@ -79,9 +79,7 @@ class BankEnv : public regdb::ExpressionEnv {
       : registers_(registers), values_(values) {}
   uint64_t Load(uint64_t id) const override {
     RegisterId reg = regdb::OperandRegister(id);
-    if (!regdb::IsFieldOperand(id)) return values_[reg];
-    const FieldModel& field = registers_[reg].fields[regdb::OperandField(id)];
-    return (values_[reg] & field.mask) >> field.shift();
+    return registers_[reg].OperandValue(id, values_[reg]);
   }
 
  private:

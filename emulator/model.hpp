@@ -15,6 +15,7 @@
 #include "regemu/emulator/access_masks.hpp"
 #include "regemu/emulator/decode_table.hpp"
 #include "regemu/regdb/database.hpp"
+#include "regemu/regdb/register_scope.hpp"
 
 namespace regemu::emulator {
 
@@ -81,6 +82,14 @@ struct RegisterModel {
   std::string_view FieldAt(uint64_t bits) const;
   // The field named `field_name`, or nullptr.
   const FieldModel* FindField(std::string_view field_name) const;
+  // What an expression operand naming this register or one of its fields
+  // (regdb::RegisterScope's `REG` / `REG.FIELD`) reads while the register
+  // holds `value`.
+  uint64_t OperandValue(uint64_t operand, uint64_t value) const {
+    if (!regdb::IsFieldOperand(operand)) return value;
+    const FieldModel& field = fields[regdb::OperandField(operand)];
+    return (value & field.mask) >> field.shift();
+  }
 };
 
 // The part of a register the whole-register fast path reads, 16 bytes per

@@ -13,6 +13,7 @@
 
 #include "regemu/emulator/behaviour.hpp"
 #include "regemu/emulator/behaviours/counter_clock.hpp"
+#include "regemu/emulator/behaviours/register_env.hpp"
 #include "regemu/emulator/stream_text.hpp"
 #include "regemu/regdb/behaviour_configs/fifo.hpp"
 #include "regemu/regdb/numbers.hpp"
@@ -176,11 +177,7 @@ class FifoBehaviour : public CopyableBehaviour<FifoBehaviour> {
       if (id == regdb::kFifoDepth) return fifo_.Depth(context_);
       if (id == regdb::kFifoBusy) return fifo_.busy_ ? 1 : 0;
       if (id == regdb::kFifoValue) return value_;
-      RegisterId reg = regdb::OperandRegister(id);
-      uint64_t value = context_.Peek(reg);
-      if (!regdb::IsFieldOperand(id)) return value;
-      const FieldModel& field = context_.model().registers()[reg].fields[regdb::OperandField(id)];
-      return (value & field.mask) >> field.shift();
+      return PeekOperand(context_, id);
     }
 
    private:

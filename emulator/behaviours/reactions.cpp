@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "regemu/emulator/behaviour.hpp"
+#include "regemu/emulator/behaviours/register_env.hpp"
 #include "regemu/regdb/behaviour_configs/reactions.hpp"
 #include "regemu/regdb/numbers.hpp"
 
@@ -80,11 +81,6 @@ class ReactionsProgram : public BehaviourProgram {
       }
       for (const ReactionAction& action : reactions[i].actions) IndexDelayed(action, i);
     }
-    for (const auto& reg : model.registers()) {
-      std::vector<uint64_t> masks;
-      for (const FieldModel& field : reg.fields) masks.push_back(field.mask);
-      field_masks_.push_back(std::move(masks));
-    }
   }
 
   const ReactionsConfig& config() const { return *config_; }
@@ -95,7 +91,6 @@ class ReactionsProgram : public BehaviourProgram {
     auto it = delayed_index_.find(action);
     return it == delayed_index_.end() ? 0 : it->second;
   }
-  uint64_t FieldMask(RegisterId reg, size_t field) const { return field_masks_[reg][field]; }
 
   std::vector<RegisterId> ReadHooks() const override { return read_hooks_; }
   std::vector<RegisterId> WriteHooks() const override { return write_hooks_; }
@@ -122,7 +117,6 @@ class ReactionsProgram : public BehaviourProgram {
   std::vector<RegisterId> write_hooks_;
   std::vector<std::pair<const ReactionAction*, uint32_t>> delayed_;
   std::unordered_map<const ReactionAction*, size_t> delayed_index_;  // action → its index in delayed_
-  std::vector<std::vector<uint64_t>> field_masks_;
 };
 
 // What a trigger hands to conditions and actions.
@@ -135,15 +129,9 @@ struct Occasion {
 
 class Env : public regdb::ExpressionEnv {
  public:
-  Env(const ReactionsProgram& program, BehaviourContext& context, const Occasion& occasion)
-      : program_(program), context_(context), occasion_(occasion) {}
+  Env(BehaviourContext& context, const Occasion& occasion) : context_(context), occasion_(occasion) {}
 
   uint64_t Load(uint64_t id) const override {
-    if ((id & regdb::kFieldOperand) != 0) {
-      auto reg = static_cast<RegisterId>((id & ~regdb::kFieldOperand) >> 8);
-      uint64_t mask = program_.FieldMask(reg, id & 0xFF);
-      return (context_.Peek(reg) & mask) >> regdb::FieldBits::Of(mask).shift;
-    }
     if (id == regdb::kValueOperand) return occasion_.value;
     if (id == regdb::kBeforeOperand) return occasion_.before;
     if (id == regdb::kNowOperand) return context_.now_ns();
@@ -151,11 +139,10 @@ class Env : public regdb::ExpressionEnv {
       size_t i = id & ~regdb::kArgOperand;
       return i < occasion_.args.size() ? occasion_.args[i] : 0;
     }
-    return context_.Peek(static_cast<RegisterId>(id));
+    return PeekOperand(context_, id);
   }
 
  private:
-  const ReactionsProgram& program_;
   BehaviourContext& context_;
   const Occasion& occasion_;
 };
@@ -271,7 +258,7 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
 
   void Fire(BehaviourContext& context, std::span<const uint32_t> candidates, const Occasion& occasion) {
     const auto& reactions = program_->config().reactions;
-    Env env(*program_, context, occasion);
+    Env env(context, occasion);
     ShortList<uint32_t, 8> firing;
     for (uint32_t i : candidates) {
       if (reactions[i].when && reactions[i].when->Evaluate(env) == 0) continue;
@@ -290,7 +277,7 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
 
   void Run(BehaviourContext& context, const ReactionAction& action, uint32_t reaction, const Occasion& occasion) {
     const Reaction& owner = program_->config().reactions[reaction];
-    Env env(*program_, context, occasion);
+    Env env(context, occasion);
     switch (action.op) {
       case ReactionAction::Op::kSet: {
         // Every value first, from the state before any of them is stored.

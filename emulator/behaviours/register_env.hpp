@@ -14,17 +14,18 @@
 
 namespace regemu::emulator {
 
+// The value of one such operand now; kinds whose expressions add operands
+// of their own (a FIFO's `level`, a reaction's `value`) fall back on it.
+inline uint64_t PeekOperand(const BehaviourContext& context, uint64_t id) {
+  RegisterId reg = regdb::OperandRegister(id);
+  return context.model().registers()[reg].OperandValue(id, context.Peek(reg));
+}
+
 class RegisterEnv : public regdb::ExpressionEnv {
  public:
   explicit RegisterEnv(const BehaviourContext& context) : context_(context) {}
 
-  uint64_t Load(uint64_t id) const override {
-    RegisterId reg = regdb::OperandRegister(id);
-    uint64_t value = context_.Peek(reg);
-    if (!regdb::IsFieldOperand(id)) return value;
-    const FieldModel& field = context_.model().registers()[reg].fields[regdb::OperandField(id)];
-    return (value & field.mask) >> field.shift();
-  }
+  uint64_t Load(uint64_t id) const override { return PeekOperand(context_, id); }
 
  private:
   const BehaviourContext& context_;
