@@ -532,19 +532,7 @@ void BehaviourContext::Store(RegisterId reg, uint64_t value) {
   uint64_t before = Peek(reg);
   Poke(reg, value);
   uint64_t after = Peek(reg);
-  if (after == before) return;
-  // The register, and the others over its storage when it is a view.
-  RegisterId at = reg;
-  do {
-    const RegisterModel& r = model_.registers()[at];
-    for (uint16_t i = 0; i < r.hooks_count; ++i) {
-      uint32_t behaviour = model_.hooks()[r.hooks_begin + i];
-      if (behaviour == self_) continue;
-      BehaviourContext context = device_.ContextFor(behaviour);
-      device_.behaviours_[behaviour]->OnStore(context, at, before, after);
-    }
-    at = r.has(RegisterModel::kView) ? r.view_next : reg;
-  } while (at != reg);
+  if (after != before) device_.NotifyStore(reg, before, after, self_);
 }
 bool BehaviourContext::Signal(std::string_view verb, std::span<const std::string> args) {
   bool taken = false;

@@ -190,7 +190,7 @@ class Device {
   uint64_t interrupt_edges() const;
   // The OR of the behaviours' top-level interrupt outputs, before routing.
   bool interrupt_requested() const;
-  // A named interrupt line (Model::interrupt_lines: HPET's IRQ0, IRQ8): its
+  // A named interrupt line (Model::interrupt_lines: a timer's IRQ0, IRQ8): its
   // level and its rising edges. std::out_of_range for a name the device
   // does not have.
   bool line_asserted(std::string_view line) const;
@@ -261,7 +261,12 @@ class Device {
   uint64_t ReadLocked(SpaceId space, uint64_t offset, unsigned width, Access& access);
   void WriteLocked(SpaceId space, uint64_t offset, unsigned width, uint64_t value, Access& access);
   uint64_t ReadBits(RegisterId reg, uint64_t lanes, Access& access);
-  void NotifyReadEffect(RegisterId reg, uint64_t before, Access& access);
+  // Tells the behaviours hooked on `reg`, and on the registers over its
+  // storage when it is a view, that its value went from `before` to
+  // `after` other than by a frontdoor write (OnStore); `except` is the
+  // behaviour that stored it itself, or kNoBehaviour.
+  static constexpr uint32_t kNoBehaviour = UINT32_MAX;
+  void NotifyStore(RegisterId reg, uint64_t before, uint64_t after, uint32_t except);
   void WriteBits(RegisterId reg, uint64_t lanes, uint64_t value, Access& access);
   void RunWriteHooks(RegisterId reg, uint64_t before, uint64_t after, Access& access);
   uint64_t ApplyWriteEffects(const RegisterModel& r, const AccessMasks& m, uint64_t written, uint64_t value,

@@ -392,7 +392,14 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
   values_[id] = (current & ~(m.read_clears & lanes)) | (m.read_sets & lanes);
   if (values_[id] != current) {
     if (r.has(RegisterModel::kView)) SyncViews(id);
-    if (r.hooks_count != 0) NotifyReadEffect(id, current, access);
+    if (r.hooks_count != 0 || r.has(RegisterModel::kView)) {
+      // A read-clear or read-set is a change the behaviours must hear of,
+      // so a reaction's `change` trigger and the interrupt roll-up see
+      // LSR's error bits clear when LSR is read.
+      in_flight_ = &access;
+      NotifyStore(id, current, values_[id], kNoBehaviour);
+      in_flight_ = nullptr;
+    }
   }
   uint64_t result = current & m.readable & lanes;
   if (r.has(RegisterModel::kHookRead)) {
@@ -412,24 +419,18 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
   return result;
 }
 
-// A read's side effect (a read-clear, a read-set) changed register `id`
-// from `before`: the behaviours hooked on it (and on the other registers
-// over its storage) hear of it as of a store, so a reaction's `change`
-// trigger and the interrupt roll-up see LSR's error bits clear when LSR is read.
-void Device::NotifyReadEffect(RegisterId id, uint64_t before, Access& access) {
-  uint64_t after = values_[id];
-  in_flight_ = &access;
-  RegisterId at = id;
+void Device::NotifyStore(RegisterId reg, uint64_t before, uint64_t after, uint32_t except) {
+  RegisterId at = reg;
   do {
     const RegisterModel& r = model_->registers()[at];
     for (uint16_t i = 0; i < r.hooks_count; ++i) {
       uint32_t behaviour = model_->hooks()[r.hooks_begin + i];
+      if (behaviour == except) continue;
       BehaviourContext context = ContextFor(behaviour);
       behaviours_[behaviour]->OnStore(context, at, before, after);
     }
-    at = r.has(RegisterModel::kView) ? r.view_next : id;
-  } while (at != id);
-  in_flight_ = nullptr;
+    at = r.has(RegisterModel::kView) ? r.view_next : reg;
+  } while (at != reg);
 }
 
 // What a write does beyond storing the written bits, on `after` (the
