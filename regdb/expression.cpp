@@ -794,4 +794,16 @@ std::optional<Expression> ParseExpression(const YamlNode& node, const Expression
   return std::nullopt;
 }
 
+std::optional<Expression> ParseTypedExpression(const YamlNode& node, const ExpressionScope& scope,
+                                               SchemaReader& reader, const std::string& what, ExpressionType type,
+                                               std::string_view units_example) {
+  auto expression = ParseExpression(node, scope, reader, what);
+  if (!expression || expression->type() == type) return expression;
+  std::string hint = type == ExpressionType::kTime ? " (give it a unit: " + std::string(units_example) + ")"
+                                                   : " (a count or a truth value)";
+  reader.Error(node, what + " is a " + ExpressionTypeName(expression->type()) + ", expected a " +
+                         ExpressionTypeName(type) + hint);
+  return std::nullopt;
+}
+
 }  // namespace regemu::regdb

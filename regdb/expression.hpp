@@ -140,6 +140,13 @@ class Expression {
 std::optional<Expression> ParseExpression(const YamlNode& node, const ExpressionScope& scope, SchemaReader& reader,
                                           std::string_view what);
 
+// ParseExpression, and an error at `node` unless the result is a `type`:
+// "<what> is a number, expected a time (give it a unit: <units_example>)".
+// Behaviour keys that take a duration or a count read through it.
+std::optional<Expression> ParseTypedExpression(const YamlNode& node, const ExpressionScope& scope,
+                                               SchemaReader& reader, const std::string& what, ExpressionType type,
+                                               std::string_view units_example = "2ms, 500us");
+
 // The same from plain text (tests, script lines): the first mistake, at its
 // 0-based byte column.
 struct ExpressionError {

@@ -167,12 +167,9 @@ class ComparatorReader {
                                  "low bits have no lap to match in");
       return std::nullopt;
     }
-    auto width = ParseExpression(node, RegisterScope(database_), reader_, "width of " + what);
+    auto width = ParseTypedExpression(node, RegisterScope(database_), reader_, "width of " + what,
+                                      ExpressionType::kNumber);
     if (!width) return std::nullopt;
-    if (width->type() != ExpressionType::kNumber) {
-      reader_.Error(node, "width of " + what + " is a time, expected a number of bits");
-      return std::nullopt;
-    }
     unsigned counter_bits = counter_ ? static_cast<unsigned>(std::popcount(counter_->bits.mask)) : 64;
     if (width->constant() && (width->max_value() < 1 || width->max_value() > counter_bits)) {
       reader_.Error(node, "width of " + what + " is " + std::to_string(width->max_value()) +
@@ -213,8 +210,8 @@ std::unique_ptr<BehaviourConfig> CheckCounterConfig(const BehaviourSpec& spec, c
     const Field* field = ResolveFieldKey(spec, "field", *reg, reader);
     if (field) config->bits = FieldBits::Of(field->mask());
     resolved = field || !spec.yaml.Find("field");
-    // With an enable, the driver halts the counter before writing it (as an
-    // HPET driver does with its main counter), so a writable counter is the
+    // With an enable, the driver halts the counter before writing it (as
+    // timer drivers do with a main counter), so a writable counter is the
     // design, not a slip.
     if (resolved && !spec.yaml.Find("enable")) WarnUnlessHardwareDriven(spec, *reg, field, reader);
   }

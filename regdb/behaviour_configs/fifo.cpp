@@ -113,16 +113,7 @@ class FifoChecker {
  private:
   std::optional<Expression> Typed(const YamlNode& node, const ExpressionScope& scope, const std::string& what,
                                   ExpressionType type) {
-    auto expression = ParseExpression(node, scope, reader_, what);
-    if (!expression) return std::nullopt;
-    if (expression->type() != type) {
-      reader_.Error(node, what + " is a " + ExpressionTypeName(expression->type()) + ", expected a " +
-                              ExpressionTypeName(type) +
-                              (type == ExpressionType::kTime ? " (give it a unit: 86us, 16 * DLL * 542ns)"
-                                                             : " (a number or a truth value)"));
-      return std::nullopt;
-    }
-    return expression;
+    return ParseTypedExpression(node, scope, reader_, what, type, "86us, 16 * DLL * 542ns");
   }
   std::optional<Expression> Number(const YamlNode& node, const ExpressionScope& scope, const std::string& what) {
     return Typed(node, scope, what, ExpressionType::kNumber);

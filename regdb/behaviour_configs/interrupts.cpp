@@ -21,13 +21,7 @@ constexpr std::array<std::string_view, 6> kOutputKeys{"name", "sources", "line",
 // device's registers and fields.
 std::optional<Expression> ReadNumber(const YamlNode& node, const std::string& what, const Database& database,
                                      SchemaReader& reader) {
-  auto expression = ParseExpression(node, RegisterScope(database), reader, what);
-  if (!expression) return std::nullopt;
-  if (expression->type() != ExpressionType::kNumber) {
-    reader.Error(node, what + " is a time, expected a number");
-    return std::nullopt;
-  }
-  return expression;
+  return ParseTypedExpression(node, RegisterScope(database), reader, what, ExpressionType::kNumber);
 }
 
 std::optional<InterruptSource> ReadSource(const YamlNode& node, const std::string& what, const Database& database,

@@ -318,15 +318,7 @@ class ReactionsChecker {
 
   std::optional<Expression> ReadExpression(const YamlNode& node, const ExpressionScope& scope, std::string what,
                                            ExpressionType type) {
-    auto expression = ParseExpression(node, scope, reader_, what);
-    if (!expression) return std::nullopt;
-    if (expression->type() != type) {
-      reader_.Error(node, what + " is a " + ExpressionTypeName(expression->type()) + ", expected a " +
-                              ExpressionTypeName(type) +
-                              (type == ExpressionType::kTime ? " (give it a unit: 2ms, 500us, CAP.TO * 500ms)" : ""));
-      return std::nullopt;
-    }
-    return expression;
+    return ParseTypedExpression(node, scope, reader_, what, type, "2ms, 500us, CAP.TO * 500ms");
   }
 
   bool ReadActions(const YamlNode& node, const ExpressionScope& scope, const Reaction& reaction,

@@ -25,7 +25,7 @@ constexpr std::array<std::string_view, 4> kFieldKeys{"offset", "width", "bits", 
 constexpr std::array<std::string_view, 4> kEntryKeys{"offset", "width", "value", "doc"};
 constexpr std::array<std::string_view, 6> kCommandKeys{"name", "when", "status", "result", "writes", "doc"};
 constexpr std::array<std::string_view, 4> kWriteKeys{"address", "width", "value", "doc"};
-// An entry larger than this is not a queue entry (NVMe's are 64 and 16 bytes).
+// An entry larger than this is not a queue entry (storage queues' are 64 and 16 bytes).
 constexpr uint64_t kMaxEntrySize = 4096;
 
 // Which of the ring's own names an expression may use.
@@ -198,16 +198,7 @@ class RingChecker {
 
   std::optional<Expression> ReadExpression(const YamlNode& node, const ExpressionScope& scope, const std::string& what,
                                            ExpressionType type) {
-    auto expression = ParseExpression(node, scope, reader_, what);
-    if (!expression) return std::nullopt;
-    if (expression->type() != type) {
-      reader_.Error(node, what + " is a " + ExpressionTypeName(expression->type()) + ", expected a " +
-                              ExpressionTypeName(type) +
-                              (type == ExpressionType::kTime ? " (give it a unit: 0ns, 2us, CAP.TO * 500ms)"
-                                                             : " (a number or a truth value)"));
-      return std::nullopt;
-    }
-    return expression;
+    return ParseTypedExpression(node, scope, reader_, what, type, "0ns, 2us, CAP.TO * 500ms");
   }
 
   void ReadQueue(const YamlNode& node, std::string_view ring, std::string_view doorbell_key, std::string_view index_key,
