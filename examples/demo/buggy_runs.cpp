@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "examples/demo/phase_printer.hpp"
 #include "regemu/emulator/device.hpp"
 #include "examples/i915_mini/driver.hpp"
 #include "regemu/fakes/fake_mmio_bus.hpp"
@@ -87,15 +88,8 @@ bool RunBuggy(const std::shared_ptr<const emulator::Model>& model, Bug bug, std:
 
   std::vector<emulator::Violation> violations = device.violations();
   bool only_expected = !violations.empty();
-  for (const emulator::Violation& violation : violations) {
-    only_expected = only_expected && violation.kind == expected;
-    std::string text = violation.Describe(*model);
-    for (size_t at = 0, next; at < text.size(); at = next + 1) {
-      next = text.find('\n', at);
-      if (next == std::string::npos) next = text.size();
-      out << "   " << text.substr(at, next - at) << "\n";
-    }
-  }
+  for (const emulator::Violation& violation : violations) only_expected = only_expected && violation.kind == expected;
+  PrintViolations(violations, *model, out);
   out << "   => " << violations.size() << " violation(s), "
       << (only_expected ? "all " + std::string(emulator::ViolationKindName(expected)) + ", as expected"
                         : std::string("NOT what this bug should cause"))

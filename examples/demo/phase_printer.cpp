@@ -84,4 +84,16 @@ void PhasePrinter::Say(std::string_view text) {
   out_ << "  " << text << "\n";
 }
 
+void PrintViolations(const std::vector<emulator::Violation>& violations, const emulator::Model& model,
+                     std::ostream& out) {
+  for (const emulator::Violation& violation : violations) {
+    std::string text = violation.Describe(model);
+    for (size_t at = 0, next; at < text.size(); at = next + 1) {
+      next = text.find('\n', at);
+      if (next == std::string::npos) next = text.size();
+      out << "   " << text.substr(at, next - at) << "\n";
+    }
+  }
+}
+
 }  // namespace regemu::demo

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "regemu/emulator/device.hpp"
+#include "regemu/emulator/model.hpp"
+#include "regemu/emulator/violation.hpp"
 #include "examples/demo/annotator.hpp"
 
 namespace regemu::demo {
@@ -37,5 +39,10 @@ class PhasePrinter {
   Annotator annotator_;
   uint64_t printed_through_ = 0;  // the last trace sequence printed
 };
+
+// Prints each of `violations` as the kit describes it, indented under a
+// bug's run.
+void PrintViolations(const std::vector<emulator::Violation>& violations, const emulator::Model& model,
+                     std::ostream& out);
 
 }  // namespace regemu::demo
