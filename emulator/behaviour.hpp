@@ -83,7 +83,7 @@ class BehaviourContext {
   // The device's interrupt request (the OR of the top-level outputs).
   bool interrupt_requested() const;
   // Drives output line `line` (an index into the program's OutputLines()):
-  // a named interrupt pin of the device (HPET's IRQ0 and IRQ8, an SoC
+  // a named interrupt pin of the device (a timer's IRQ0 and IRQ8, an SoC
   // block's lines), which tests and scripts ask for by name.
   void SetLine(uint32_t line, bool asserted);
   // A write by the device itself (a reaction setting a status bit): like

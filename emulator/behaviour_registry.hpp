@@ -11,9 +11,9 @@
 // through one.
 //
 //   regemu::emulator::RegisterBehaviourKind({
-//       .name = "nvme-admin",
-//       .check = CheckNvmeAdminConfig,       // returns std::unique_ptr<regdb::BehaviourConfig>
-//       .compile = CompileNvmeAdmin,         // returns std::unique_ptr<BehaviourProgram>
+//       .name = "my-queue",
+//       .check = CheckMyQueueConfig,       // returns std::unique_ptr<regdb::BehaviourConfig>
+//       .compile = CompileMyQueue,         // returns std::unique_ptr<BehaviourProgram>
 //   });
 //
 // Register before loading a database that names the kind. A plugin library

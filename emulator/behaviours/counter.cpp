@@ -104,8 +104,8 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
     if (comparator.set) StoreBits(context, *comparator.set, 1);
     if (comparator.periodic && BitsOf(context, *comparator.periodic) != 0) {
       // The reload: the next match comes a period register's worth of ticks
-      // later. With `width:` the sum wraps at the bits compared (HPET: "the
-      // value will wrap around through 0" at the timer's width).
+      // later. With `width:` the sum wraps at the bits compared (an event
+      // timer's "the value will wrap around through 0" at its width).
       uint64_t next = plan.comparator + BitsOf(context, *comparator.period_register);
       if (comparator.width) next = (plan.comparator & ~plan.mask) | (next & plan.mask);
       StoreBits(context, comparator.value, next);
@@ -203,7 +203,7 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
     for (const CounterComparator& comparator : c.compare) {
       if (reg == comparator.value.reg && ((before ^ after) & comparator.value.bits.mask) != 0) replan = true;
     }
-    // What a comparator's `width:` reads (HPET's Tn_32MODE_CNF): a change
+    // What a comparator's `width:` reads (a timer's 32-bit mode bit): a change
     // may change the bits it compares.
     for (RegisterId input : shape_->width_inputs) {
       if (reg == input && before != after) replan = true;

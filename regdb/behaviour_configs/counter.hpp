@@ -1,7 +1,7 @@
 #pragma once
 // `kind: counter`: a counter driven by the virtual clock at an exact rate,
 // optionally gated by an enable bit, saturating, and with comparators that
-// match at exact instants (HPET's main counter and its timers).
+// match at exact instants (an event timer's main counter and its comparators).
 
 #include <cstdint>
 #include <optional>

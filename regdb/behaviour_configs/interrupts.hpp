@@ -30,7 +30,7 @@ struct InterruptOutput {
   std::string line;
   // Or one of several named lines, chosen by `route` (an expression over
   // registers and fields: its value indexes `lines`; a value past the end
-  // drives none): HPET's Tn_INT_ROUTE_CNF picking an I/O APIC input.
+  // drives none): a timer's route field picking an I/O APIC input.
   std::vector<std::string> lines;
   std::optional<Expression> route;
 };

@@ -1,6 +1,6 @@
 #pragma once
 // `kind: ring`: a submission queue and a completion queue in a memory
-// space, driven by doorbell registers (NVMe, AHCI, virtio and most NICs).
+// space, driven by doorbell registers (storage controllers, virtio and most NICs).
 // The host writes entries into the submission ring and rings the tail
 // doorbell; the device consumes them in order, runs the first command whose
 // condition matches, and posts a completion entry (with a phase tag that
