@@ -1,4 +1,4 @@
-// access_fuzz: bytes -> a shipped database (hsw, bdw, icl, nvme, hpet) and a sequence of
+// access_fuzz: bytes -> a shipped database (hsw, bdw, icl, nvme, hpet, uart16550) and a sequence of
 // typed operations against a device of it, checked against an independent
 // reference model of the access policies after every operation
 // (access_harness.hpp). A broken invariant aborts, naming the operation.
@@ -11,7 +11,7 @@
 //
 //   seed corpus: tests/fuzz/corpus/access_fuzz: seed_<database>_<bytes>, random
 //     operations made once by a fixed-seed generator (first byte 0 hsw, 1 bdw,
-//     2 icl, 4 hpet), plus what campaigns merged in
+//     2 icl, 4 hpet, 5 uart16550), plus what campaigns merged in
 //   dictionary:  tests/fuzz/access_fuzz.dict (write values; the format is binary)
 #include <algorithm>
 #include <cstddef>
@@ -48,6 +48,13 @@ std::string BringUp(std::string_view database) {
            "write64 T2_FSB_ROUTE 0xFEE0000000004041\nwrite32 T2_CONF 0x00004004\nwrite32 T2_CMP 200\n"
            "write32 GEN_CONF 0x3\nstep 1us\n";
   }
+  // 16550: 115200 8N1 from the 1.8432 MHz clock, FIFOs on with a 1-byte
+  // trigger, OUT2 and loopback (what transmits comes back), every
+  // interrupt enabled: writes to THR move both FIFOs and the IIR.
+  if (database == "uart16550") {
+    return "write8 LCR 0x83\nwrite8 DLL 0x01\nwrite8 DLM 0x00\nwrite8 LCR 0x03\nwrite8 FCR 0x07\n"
+           "write8 MCR 0x1B\nwrite8 IER 0x0F\nstep 1us\n";
+  }
   if (database != "icl") return "";
   std::string text = "write16 PCICMD 0x0006\n";
   std::vector<std::string> requests = {"FORCEWAKE_GT_GEN9", "FORCEWAKE_RENDER_GEN9"};
@@ -72,7 +79,7 @@ std::vector<std::unique_ptr<fuzz::AccessHarness>>& Harnesses() {
       if (const char* ops = std::getenv("REGEMU_FUZZ_OPS")) made.back()->set_operations_per_input(std::strtoull(ops, nullptr, 10));
     }
     if (made.empty()) {
-      std::fprintf(stderr, "access_fuzz: REGEMU_FUZZ_DEVICES names none of hsw, bdw, icl, nvme, hpet\n");
+      std::fprintf(stderr, "access_fuzz: REGEMU_FUZZ_DEVICES names none of hsw, bdw, icl, nvme, hpet, uart16550\n");
       std::abort();
     }
     return made;

@@ -62,8 +62,9 @@ struct Op {
   uint32_t inject = 0;
 };
 
-// At most this many registers per access: 8 bytes, plus as many through an alias window.
-constexpr size_t kMaxTouched = 16;
+// At most this many registers per access: 8 bytes, plus as many through
+// an alias window, each byte with the registers banked at its place.
+constexpr size_t kMaxTouched = 64;
 struct Touched {
   std::array<RegisterId, kMaxTouched> regs{};
   size_t count = 0;
@@ -254,12 +255,23 @@ class AccessHarness::Execution {
       window = range;
     }
     for (uint64_t b = 0; b < extent; ++b) {
-      touched.Add(model_.Decode(op_.space, op_.offset + b));
+      AddAt(touched, model_.Decode(op_.space, op_.offset + b));
       if (window != nullptr && window->Contains(op_.offset + b)) {
-        touched.Add(model_.Decode(window->target_space, window->TargetOffset(op_.offset + b)));
+        AddAt(touched, model_.Decode(window->target_space, window->TargetOffset(op_.offset + b)));
       }
     }
     return touched;
+  }
+
+  // The register at a place and, when registers are banked there (split
+  // RBR/THR, DLAB's DLL), every one of them: which one an access reaches
+  // depends on the state.
+  void AddAt(Touched& touched, RegisterId reg) const {
+    touched.Add(reg);
+    if (reg == emulator::kNoRegister || !model_.registers()[reg].has(emulator::RegisterModel::kBanked)) return;
+    for (const emulator::DecodeBank::Member& member : model_.banks()[model_.registers()[reg].bank].members) {
+      touched.Add(member.reg);
+    }
   }
 
   bool Refused() const {

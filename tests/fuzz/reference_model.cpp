@@ -112,8 +112,10 @@ ReferenceModel::ReferenceModel(const regdb::Database& database, const emulator::
     write_proof_[id] = proof;
 
     const emulator::RegisterModel& compiled = model.registers()[id];
+    // Banked registers share a place with others chosen by state (a
+    // `decode_when:`), which a whole-register access at the offset may not reach.
     bool behaviour_owned = compiled.hooks_count != 0 || compiled.has(emulator::RegisterModel::kGated) || named[id] ||
-                           aliased[id];
+                           aliased[id] || compiled.has(emulator::RegisterModel::kBanked);
     if (behaviour_owned) continue;
     index_[id] = static_cast<uint32_t>(tracked_.size());
     compared_[id] = t.width_mask;
