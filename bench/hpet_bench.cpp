@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 
+#include "bench/shipped_device.hpp"
 #include "regemu/emulator/device.hpp"
 #include "regemu/emulator/model.hpp"
 #include "regemu/regdb/loader.hpp"
@@ -34,20 +35,7 @@ std::shared_ptr<const emulator::Model> CompileText(const std::string& yaml) {
   return emulator::Compile(loaded.database).model;
 }
 
-const std::shared_ptr<const emulator::Model>& HpetModel() {
-  static const auto model = [] {
-    regdb::LoadedDatabase loaded = regdb::LoadAndCheck(std::string(REGEMU_SOURCE_DIR) + "/yaml/hpet");
-    return loaded.diagnostics.has_errors() ? nullptr : emulator::Compile(loaded.database).model;
-  }();
-  return model;
-}
-
-emulator::DeviceOptions Quiet() {
-  emulator::DeviceOptions options;
-  options.thread_safe = false;
-  options.trace_capacity = 0;
-  return options;  // strict: a violation would show in the counters
-}
+const std::shared_ptr<const emulator::Model>& HpetModel() { return ShippedModel("hpet"); }
 
 // Linux's bring-up and periodic tick (tests/scripts/hpet_linux_enable.script):
 // the counter reset and running, LegacyReplacement, timer 0 periodic in
@@ -75,7 +63,7 @@ void Report(benchmark::State& state, const emulator::Device& device, uint64_t ed
 // millisecond, through the counter's match, the periodic reload, the
 // `timers` reactions' pulse and the roll-up's routed line.
 void BM_HpetTick1kHz(benchmark::State& state) {
-  emulator::Device device(HpetModel(), Quiet());
+  emulator::Device device(HpetModel(), QuietOptions());
   Start(device, 14318);
   uint64_t before = device.line_edges("IRQ0");
   for (auto _ : state) device.Advance(kMillisecond);
@@ -85,7 +73,7 @@ BENCHMARK(BM_HpetTick1kHz)->UseRealTime();
 
 // Baseline: the same device, its counter running, no timer enabled.
 void BM_HpetCounterOnly(benchmark::State& state) {
-  emulator::Device device(HpetModel(), Quiet());
+  emulator::Device device(HpetModel(), QuietOptions());
   Start(device, 0);
   for (auto _ : state) device.Advance(kMillisecond);
   Report(state, device, 0);
@@ -119,7 +107,7 @@ behaviours:
 // Items are the toggles (one event a virtual millisecond, as the tick's
 // interrupts are); the line rises at every other one.
 void BM_EventQueueToggle1kHz(benchmark::State& state) {
-  emulator::Device device(TogglerModel(), Quiet());
+  emulator::Device device(TogglerModel(), QuietOptions());
   device.Write(0, 0x0, 32, 1);
   uint64_t before = device.line_edges("TICK");
   for (auto _ : state) device.Advance(kMillisecond);
