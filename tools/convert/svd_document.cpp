@@ -70,9 +70,11 @@ regdb::SourceLoc SvdDocument::Loc(pugi::xml_node node) const {
   if (!sources_ || !node) return {};
   ptrdiff_t offset = node.offset_debug();
   if (offset < 0) return {};
-  // offset_debug is the element's name; point at its '<'.
+  // offset_debug is past the '<' (an element's name, a DOCTYPE's
+  // contents); point at the '<' itself.
   size_t at = static_cast<size_t>(offset);
-  if (node.type() == pugi::node_element && at > 0) --at;
+  const std::string& text = sources_->file(file_id_).text;
+  while (at > 0 && at < text.size() && text[at] != '<') --at;
   return sources_->LocOfOffset(file_id_, at);
 }
 

@@ -21,9 +21,23 @@ std::string Bits(const SvdField& field) {
                                 : Quoted(std::to_string(field.msb) + ":" + std::to_string(field.lsb));
 }
 
+// A field's generated C macros are REGISTER_FIELD, beside the register's own
+// REGISTER_RESET and REGISTER_WIDTH: a field of one of those names (RP2040's
+// USB buffer controls have a RESET bit) is renamed, and says so.
+std::string FieldName(const SvdField& field, std::string_view indent, std::ostream& out) {
+  std::string name = YamlName(field.name, true);
+  if (name == "RESET" || name == "WIDTH") {
+    out << indent << "# " << name << " is named " << name
+        << "_ here: a generated C header already has REGISTER_" << name << "\n";
+    name += '_';
+  }
+  return name;
+}
+
 void WriteField(std::ostream& out, const SvdField& field, std::string_view indent) {
   Comments(out, field.notes, indent);
-  out << indent << "- {name: " << YamlName(field.name, true) << ", bits: " << Bits(field)
+  std::string name = FieldName(field, indent, out);
+  out << indent << "- {name: " << name << ", bits: " << Bits(field)
       << ", access: " << regdb::AccessName(field.access);
   if (field.is_volatile) out << ", volatile: true";
   if (!field.doc.empty()) out << ", doc: " << Quoted(field.doc);
@@ -168,7 +182,7 @@ std::map<std::string, std::string> WriteDatabaseYaml(const SvdDevice& device, co
     root << "  - {name: " << SpaceOf(peripheral) << ", kind: mmio, size: " << Hex(bus_size)
          << ", doc: " << Quoted("alternatePeripheral of " + peripheral.alternate_of + ": the same addresses") << "}\n";
   }
-  root << "include:\n";
+  std::ostringstream includes;
   for (const SvdPeripheral& peripheral : device.peripherals) {
     if (!peripheral.instance_of.empty()) continue;
     if (peripheral.registers.empty() && peripheral.reserved.empty()) {
@@ -179,9 +193,10 @@ std::map<std::string, std::string> WriteDatabaseYaml(const SvdDevice& device, co
       continue;
     }
     std::string path = "peripherals/" + IdentifierFrom(peripheral.name) + ".yaml";
-    root << "  - " << path << "\n";
+    includes << "  - " << path << "\n";
     files[path] = PeripheralFile(device, peripheral, header);
   }
+  if (!includes.str().empty()) root << "include:\n" << includes.str();
   files["device.yaml"] = root.str() + notes.str();
   return files;
 }

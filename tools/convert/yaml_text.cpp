@@ -5,6 +5,28 @@
 
 namespace regemu::convert {
 
+namespace {
+
+// Names a generated C or C++ header cannot use as they are: the standard
+// macros an SVD spells in capitals (RP2040's CLOCKS FC0_SRC has a value
+// NULL) and the keywords.
+bool ReservedInGeneratedCode(std::string_view id) {
+  static constexpr std::string_view kReserved[] = {
+      "NULL", "EOF", "BUFSIZ", "errno", "assert", "stdin", "stdout", "stderr", "alignas", "alignof", "and", "asm",
+      "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char", "class", "compl", "const", "constexpr",
+      "continue", "default", "delete", "do", "double", "else", "enum", "explicit", "export", "extern", "false",
+      "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "not",
+      "operator", "or", "private", "protected", "public", "register", "return", "short", "signed", "sizeof",
+      "static", "struct", "switch", "template", "this", "throw", "true", "try", "typedef", "typename", "union",
+      "unsigned", "using", "virtual", "void", "volatile", "while", "xor"};
+  for (std::string_view word : kReserved) {
+    if (id == word) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string IdentifierFrom(std::string_view name, bool field) {
   std::string out;
   for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
@@ -15,6 +37,7 @@ std::string IdentifierFrom(std::string_view name, bool field) {
     bool numeric_prefix = out.size() > 1 && out[0] == '0' && std::string_view("xXbB").find(out[1]) != std::string_view::npos;
     if (!field || !has_letter || numeric_prefix) out.insert(out.begin(), '_');
   }
+  if (ReservedInGeneratedCode(out)) out += '_';
   return out;
 }
 

@@ -10,7 +10,8 @@ namespace regemu::convert {
 
 // A C identifier: other characters become '_', and a leading digit gets a
 // '_' before it. Field names keep a leading digit (yaml/README.md "Names")
-// when `field` is true and the name does not read as a number.
+// when `field` is true and the name does not read as a number. A C macro or
+// keyword (NULL, EOF, default...) gets a '_' after it.
 std::string IdentifierFrom(std::string_view name, bool field = false);
 // `IdentifierFrom`, quoted when YAML would read it as something other than
 // a string (`null`, `true`, `on`, ...: RP2040 has an enumerated value NULL).
