@@ -11,6 +11,8 @@ namespace regemu::convert {
 namespace {
 
 constexpr std::string_view kBusSpace = "bus";
+// Below the loader's 256 files per database, with device.yaml among them.
+constexpr size_t kMaxPeripheralFiles = 200;
 
 void Comments(std::ostream& out, const std::vector<std::string>& notes, std::string_view indent) {
   for (const std::string& note : notes) out << indent << "# " << note << "\n";
@@ -93,67 +95,82 @@ void WriteInterrupts(std::ostream& out, const SvdPeripheral& peripheral) {
   }
 }
 
-std::string PeripheralFile(const SvdDevice& device, const SvdPeripheral& peripheral, const std::string& header) {
-  std::ostringstream out;
-  out << header;
-  out << "# " << peripheral.name << " at " << Hex(peripheral.base)
-      << (peripheral.doc.empty() ? "" : ": " + peripheral.doc) << "\n";
-  WriteInterrupts(out, peripheral);
+// One peripheral's part of a file: comments and the entries of its lists.
+struct PeripheralSections {
+  std::string comments, registers, blocks, ranges;
+};
+
+PeripheralSections Sections(const SvdDevice& device, const SvdPeripheral& peripheral) {
+  std::ostringstream comments, registers, blocks, ranges;
+  comments << "# " << peripheral.name << " at " << Hex(peripheral.base)
+           << (peripheral.doc.empty() ? "" : ": " + peripheral.doc) << "\n";
+  WriteInterrupts(comments, peripheral);
   std::vector<const SvdPeripheral*> instances{&peripheral};
   for (const SvdPeripheral& other : device.peripherals) {
     if (other.instance_of == peripheral.name) {
       instances.push_back(&other);
-      out << "# " << other.name << " (derivedFrom " << peripheral.name << ") at " << Hex(other.base)
-          << (other.doc.empty() ? "" : ": " + other.doc) << "\n";
-      WriteInterrupts(out, other);
+      comments << "# " << other.name << " (derivedFrom " << peripheral.name << ") at " << Hex(other.base)
+               << (other.doc.empty() ? "" : ": " + other.doc) << "\n";
+      WriteInterrupts(comments, other);
     }
   }
-  Comments(out, peripheral.notes, "");
+  Comments(comments, peripheral.notes, "");
   std::string space = SpaceOf(peripheral);
-  if (peripheral.prefix && !peripheral.registers.empty()) {
-    out << "registers:\n";
+  if (peripheral.prefix) {
     for (const SvdRegister& reg : peripheral.registers) {
       auto full = [&](const std::string& n) { return YamlName(*peripheral.prefix + n + peripheral.suffix); };
-      WriteRegister(out, reg, full(reg.name), peripheral.base + reg.offset,
+      WriteRegister(registers, reg, full(reg.name), peripheral.base + reg.offset,
                     reg.alternate_of.empty() ? "" : full(reg.alternate_of), space, "  ");
     }
   } else if (!peripheral.registers.empty()) {
-    out << "blocks:\n";
-    out << "  - name: " << IdentifierFrom(peripheral.name) << "\n";
-    out << "    space: " << space << "\n";
-    if (!peripheral.doc.empty()) out << "    doc: " << Quoted(peripheral.doc) << "\n";
-    out << "    instances:\n";
+    blocks << "  - name: " << IdentifierFrom(peripheral.name) << "\n";
+    blocks << "    space: " << space << "\n";
+    if (!peripheral.doc.empty()) blocks << "    doc: " << Quoted(peripheral.doc) << "\n";
+    blocks << "    instances:\n";
     for (const SvdPeripheral* instance : instances) {
-      out << "      " << YamlName(instance->name) << ": " << Hex(instance->base) << "\n";
+      blocks << "      " << YamlName(instance->name) << ": " << Hex(instance->base) << "\n";
     }
-    out << "    registers:\n";
+    blocks << "    registers:\n";
     for (const SvdRegister& reg : peripheral.registers) {
-      WriteRegister(out, reg, YamlName(reg.name), reg.offset,
+      WriteRegister(blocks, reg, YamlName(reg.name), reg.offset,
                     reg.alternate_of.empty() ? "" : YamlName(reg.alternate_of), "", "      ");
     }
   }
-  bool any_reserved = false;
   for (const SvdPeripheral* instance : instances) {
     for (size_t i = 0; i < peripheral.reserved.size(); ++i) {
       const SvdReservedBlock& block = peripheral.reserved[i];
-      if (!any_reserved) out << "ranges:\n";
-      any_reserved = true;
-      out << "  - {name: " << IdentifierFrom(instance->name) << "_RESERVED" << i << ", kind: reserved, space: " << space
-          << ", base: " << Hex(instance->base + block.offset) << ", size: " << Hex(block.size)
-          << ", doc: \"addressBlock usage reserved\"}\n";
+      ranges << "  - {name: " << IdentifierFrom(instance->name) << "_RESERVED" << i << ", kind: reserved, space: "
+             << space << ", base: " << Hex(instance->base + block.offset) << ", size: " << Hex(block.size)
+             << ", doc: \"addressBlock usage reserved\"}\n";
     }
   }
-  return out.str();
+  return {comments.str(), registers.str(), blocks.str(), ranges.str()};
+}
+
+// Several peripherals' sections as one file.
+std::string FileOf(const std::vector<PeripheralSections>& parts, const std::string& header) {
+  std::string out = header;
+  for (const PeripheralSections& part : parts) out += part.comments;
+  for (auto [key, member] : {std::pair{"registers", &PeripheralSections::registers},
+                             std::pair{"blocks", &PeripheralSections::blocks},
+                             std::pair{"ranges", &PeripheralSections::ranges}}) {
+    std::string entries;
+    for (const PeripheralSections& part : parts) entries += part.*member;
+    if (!entries.empty()) out += std::string(key) + ":\n" + entries;
+  }
+  return out;
 }
 
 // The bus: 4 GiB for a 32-bit part, larger when a peripheral lies above it.
 uint64_t BusSize(const SvdDevice& device) {
   uint64_t end = 0;
   for (const SvdPeripheral& p : device.peripherals) {
-    for (const SvdRegister& r : p.registers) {
-      uint64_t base = p.prefix ? p.base : 0;  // block registers are checked per instance below
-      end = std::max(end, base + r.offset + r.width / 8);
+    // An instance has its owner's registers at its own base.
+    const SvdPeripheral* owner = &p;
+    for (const SvdPeripheral& other : device.peripherals) {
+      if (!p.instance_of.empty() && other.name == p.instance_of) owner = &other;
     }
+    for (const SvdRegister& r : owner->registers) end = std::max(end, p.base + r.offset + r.width / 8);
     end = std::max(end, p.base + 1);
   }
   uint64_t size = uint64_t{1} << std::min(device.address_bits, 63u);
@@ -182,7 +199,9 @@ std::map<std::string, std::string> WriteDatabaseYaml(const SvdDevice& device, co
     root << "  - {name: " << SpaceOf(peripheral) << ", kind: mmio, size: " << Hex(bus_size)
          << ", doc: " << Quoted("alternatePeripheral of " + peripheral.alternate_of + ": the same addresses") << "}\n";
   }
-  std::ostringstream includes;
+  // One file per peripheral, unless that passes the loader's file limit
+  // (InputLimits::max_files): then consecutive peripherals share files.
+  std::vector<std::pair<std::string, PeripheralSections>> parts;
   for (const SvdPeripheral& peripheral : device.peripherals) {
     if (!peripheral.instance_of.empty()) continue;
     if (peripheral.registers.empty() && peripheral.reserved.empty()) {
@@ -192,9 +211,16 @@ std::map<std::string, std::string> WriteDatabaseYaml(const SvdDevice& device, co
       WriteInterrupts(notes, peripheral);
       continue;
     }
-    std::string path = "peripherals/" + IdentifierFrom(peripheral.name) + ".yaml";
+    parts.emplace_back(IdentifierFrom(peripheral.name), Sections(device, peripheral));
+  }
+  const size_t per_file = (parts.size() + kMaxPeripheralFiles - 1) / kMaxPeripheralFiles;
+  std::ostringstream includes;
+  for (size_t first = 0; first < parts.size(); first += per_file) {
+    std::vector<PeripheralSections> group;
+    for (size_t i = first; i < std::min(parts.size(), first + per_file); ++i) group.push_back(parts[i].second);
+    std::string path = "peripherals/" + parts[first].first + ".yaml";
     includes << "  - " << path << "\n";
-    files[path] = PeripheralFile(device, peripheral, header);
+    files[path] = FileOf(group, header);
   }
   if (!includes.str().empty()) root << "include:\n" << includes.str();
   files["device.yaml"] = root.str() + notes.str();
