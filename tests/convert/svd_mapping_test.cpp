@@ -265,5 +265,21 @@ TEST(SvdReader, ReservedAddressBlockIsAReservedRange) {
   EXPECT_EQ(c.loaded.database.ranges[0].size, 0x100u);
 }
 
+// More peripherals than the loader takes files: they share files, and the
+// database loads and checks clean.
+TEST(SvdReader, ManyPeripheralsShareFiles) {
+  std::string peripherals;
+  for (int i = 0; i < 450; ++i) {
+    peripherals += "<peripheral><name>P" + std::to_string(i) + "</name><baseAddress>" + std::to_string(0x1000 * i) +
+                   "</baseAddress><registers><register><name>R</name><addressOffset>0</addressOffset></register>"
+                   "</registers></peripheral>\n";
+  }
+  testing::Converted c = ConvertSvd("<device><name>MANY</name><peripherals>" + peripherals + "</peripherals></device>");
+  ASSERT_TRUE(c.read.device) << c.errors;
+  EXPECT_FALSE(c.loaded.diagnostics.has_errors()) << CheckErrors(c);
+  EXPECT_LE(c.files.size(), 201u);
+  EXPECT_EQ(c.loaded.database.registers.size(), 450u);
+}
+
 }  // namespace
 }  // namespace regemu::convert
