@@ -2,6 +2,9 @@
 
 #include <cctype>
 #include <limits>
+#include <variant>
+
+#include "regemu/regdb/numbers.hpp"
 
 namespace regemu::convert {
 
@@ -103,47 +106,26 @@ std::string FoldWhitespace(std::string_view text) {
 }
 
 std::optional<uint64_t> ParseSvdNumber(std::string_view text) {
-  unsigned base = 10;
-  if (text.starts_with("0x") || text.starts_with("0X")) {
-    base = 16;
-    text.remove_prefix(2);
-  } else if (text.starts_with("#")) {
-    base = 2;
-    text.remove_prefix(1);
-  } else if (text.starts_with("0b") || text.starts_with("0B")) {
-    base = 2;
-    text.remove_prefix(2);
-  }
+  // SVD's binary prefix is '#'; the scale suffixes are SVD's own. The
+  // digits are read by regdb's number parser, as a database's are.
+  std::string digits(text);
+  if (digits.starts_with("#")) digits.replace(0, 1, "0b");
   uint64_t scale = 1;
-  if (!text.empty() && base != 16) {
-    switch (text.back()) {
+  bool hex = digits.starts_with("0x") || digits.starts_with("0X");
+  if (!digits.empty() && !hex) {
+    switch (digits.back()) {
       case 'k': case 'K': scale = uint64_t{1} << 10; break;
       case 'm': case 'M': scale = uint64_t{1} << 20; break;
       case 'g': case 'G': scale = uint64_t{1} << 30; break;
       case 't': case 'T': scale = uint64_t{1} << 40; break;
       default: break;
     }
-    if (scale != 1) text.remove_suffix(1);
+    if (scale != 1) digits.pop_back();
   }
-  if (text.empty()) return std::nullopt;
-  uint64_t value = 0;
-  for (char c : text) {
-    unsigned digit;
-    if (c >= '0' && c <= '9') {
-      digit = static_cast<unsigned>(c - '0');
-    } else if (c >= 'a' && c <= 'f') {
-      digit = static_cast<unsigned>(c - 'a' + 10);
-    } else if (c >= 'A' && c <= 'F') {
-      digit = static_cast<unsigned>(c - 'A' + 10);
-    } else {
-      return std::nullopt;
-    }
-    if (digit >= base) return std::nullopt;
-    if (value > (std::numeric_limits<uint64_t>::max() - digit) / base) return std::nullopt;
-    value = value * base + digit;
-  }
-  if (value > std::numeric_limits<uint64_t>::max() / scale) return std::nullopt;
-  return value * scale;
+  std::variant<uint64_t, regdb::NumberError> parsed = regdb::ParseUnsigned(digits);
+  const uint64_t* value = std::get_if<uint64_t>(&parsed);
+  if (!value || *value > std::numeric_limits<uint64_t>::max() / scale) return std::nullopt;
+  return *value * scale;
 }
 
 std::optional<bool> ParseSvdBool(std::string_view text) {

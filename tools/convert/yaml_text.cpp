@@ -69,10 +69,4 @@ std::string Quoted(std::string_view text) {
   return out + "\"";
 }
 
-std::string Hex(uint64_t value) {
-  char buffer[24];
-  std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(value));
-  return buffer;
-}
-
 }  // namespace regemu::convert

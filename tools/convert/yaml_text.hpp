@@ -6,7 +6,11 @@
 #include <string>
 #include <string_view>
 
+#include "regemu/regdb/numbers.hpp"
+
 namespace regemu::convert {
+
+using regdb::Hex;  // "0x1f", as every regemu message spells values
 
 // A C identifier: other characters become '_', and a leading digit gets a
 // '_' before it. Field names keep a leading digit (yaml/README.md "Names")
@@ -18,6 +22,5 @@ std::string IdentifierFrom(std::string_view name, bool field = false);
 std::string YamlName(std::string_view name, bool field = false);
 // A YAML double-quoted scalar.
 std::string Quoted(std::string_view text);
-std::string Hex(uint64_t value);
 
 }  // namespace regemu::convert
