@@ -67,6 +67,18 @@ class SvdReader {
     return value;
   }
 
+  // The derivation chain and declared name of `node`; nullopt after an error.
+  std::optional<Chain> ChainAndName(pugi::xml_node node, std::string& declared) {
+    std::optional<Chain> chain = derivation_.Chain(node);
+    if (!chain) return std::nullopt;
+    declared = SvdDerivation::Text(*chain, "name").value_or("");
+    if (declared.empty()) {
+      Error(node, std::string("<") + node.name() + "> has no <name>");
+      return std::nullopt;
+    }
+    return chain;
+  }
+
   std::vector<DimCopy> Copies(pugi::xml_node node, const Chain& chain, const std::string& name) {
     std::string error;
     std::vector<DimCopy> copies = ExpandDim(name, SvdDerivation::Text(chain, "dim"),
@@ -87,10 +99,9 @@ class SvdReader {
   }
 
   void ReadPeripheral(pugi::xml_node node, const Inherited& defaults, SvdDevice& device) {
-    std::optional<Chain> chain = derivation_.Chain(node);
+    std::string declared;
+    std::optional<Chain> chain = ChainAndName(node, declared);
     if (!chain) return;
-    std::string declared = SvdDerivation::Text(*chain, "name").value_or("");
-    if (declared.empty()) return Error(node, "<peripheral> has no <name>");
     std::optional<uint64_t> base = Number(node, SvdDerivation::Text(*chain, "baseAddress"), "baseAddress");
     if (!base) return Error(node, "peripheral '" + declared + "' has no <baseAddress>");
     Inherited inherited = defaults.Over(*chain);
@@ -155,10 +166,9 @@ class SvdReader {
 
   void ReadCluster(pugi::xml_node node, const Inherited& inherited, const std::string& prefix, uint64_t offset,
                    uint32_t depth, SvdPeripheral& peripheral) {
-    std::optional<Chain> chain = derivation_.Chain(node);
+    std::string declared;
+    std::optional<Chain> chain = ChainAndName(node, declared);
     if (!chain) return;
-    std::string declared = SvdDerivation::Text(*chain, "name").value_or("");
-    if (declared.empty()) return Error(node, "<cluster> has no <name>");
     std::optional<uint64_t> at = Number(node, SvdDerivation::Text(*chain, "addressOffset"), "addressOffset");
     if (!at) return Error(node, "cluster '" + declared + "' has no <addressOffset>");
     Inherited own = inherited.Over(*chain);
@@ -177,10 +187,9 @@ class SvdReader {
 
   void ReadRegister(pugi::xml_node node, const Inherited& inherited, const std::string& prefix, uint64_t offset,
                     SvdPeripheral& peripheral) {
-    std::optional<Chain> chain = derivation_.Chain(node);
+    std::string declared;
+    std::optional<Chain> chain = ChainAndName(node, declared);
     if (!chain) return;
-    std::string declared = SvdDerivation::Text(*chain, "name").value_or("");
-    if (declared.empty()) return Error(node, "<register> has no <name>");
     std::optional<uint64_t> at = Number(node, SvdDerivation::Text(*chain, "addressOffset"), "addressOffset");
     if (!at) return Error(node, "register '" + declared + "' has no <addressOffset>");
     Inherited own = inherited.Over(*chain);
@@ -292,10 +301,9 @@ class SvdReader {
   }
 
   void ReadField(pugi::xml_node node, const Inherited& register_properties, SvdRegister& reg) {
-    std::optional<Chain> chain = derivation_.Chain(node);
+    std::string declared;
+    std::optional<Chain> chain = ChainAndName(node, declared);
     if (!chain) return;
-    std::string declared = SvdDerivation::Text(*chain, "name").value_or("");
-    if (declared.empty()) return Error(node, "<field> has no <name>");
     unsigned lsb = 0, msb = 0;
     if (!BitRange(node, *chain, lsb, msb)) return;
     Inherited own = register_properties;
