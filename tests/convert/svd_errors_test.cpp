@@ -44,6 +44,19 @@ TEST(SvdErrors, AlternateRegistersMayShareAPlace) {
   EXPECT_FALSE(c.loaded.diagnostics.has_errors()) << testing::CheckErrors(c);
 }
 
+// An alternateGroup register is NAME_GROUP, an alias of the register at its offset.
+TEST(SvdErrors, AlternateGroupsMayShareAPlace) {
+  testing::Converted c = ConvertSvd(OnePeripheral(R"(
+        <register><name>CR</name><addressOffset>0</addressOffset></register>
+        <register><name>CR</name><alternateGroup>ALT</alternateGroup><addressOffset>0</addressOffset></register>
+)"));
+  ASSERT_TRUE(c.read.device) << c.errors;
+  ASSERT_FALSE(c.loaded.diagnostics.has_errors()) << testing::CheckErrors(c);
+  const regdb::Register* alt = testing::FindRegister(c.loaded.database, "P_CR_ALT");
+  ASSERT_NE(alt, nullptr);
+  EXPECT_EQ(alt->alias_of, "P_CR");
+}
+
 TEST(SvdErrors, FieldPastTheRegister) {
   std::string svd = OnePeripheral(R"(
         <register><name>A</name><addressOffset>0</addressOffset><size>8</size>

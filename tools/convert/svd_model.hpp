@@ -45,6 +45,7 @@ struct SvdRegister {
   regdb::Access access = regdb::Access::kRw;
   bool is_volatile = false;
   std::string alternate_of;  // <alternateRegister>: a second view of another register's place
+  std::string alternate_group;  // <alternateGroup>: one of a group of registers at other registers' places
   std::vector<SvdField> fields;
   std::string doc;
   std::vector<std::string> notes;

@@ -142,9 +142,24 @@ class SvdReader {
       if (pugi::xml_node registers = SvdDerivation::Find(*chain, "registers")) {
         ReadContainer(registers, inherited, "", 0, 0, peripheral);
       }
+      JoinAlternateGroups(peripheral);
       CheckRegisterLayout(peripheral, diagnostics_);
       instance_owner_[peripheral.name] = peripheral.name;
       device.peripherals.push_back(std::move(peripheral));
+    }
+  }
+
+  // A register of an alternateGroup is named NAME_GROUP (as CMSIS headers
+  // name it) and is an alias of the register outside any group at its offset.
+  static void JoinAlternateGroups(SvdPeripheral& peripheral) {
+    for (SvdRegister& reg : peripheral.registers) {
+      if (reg.alternate_group.empty()) continue;
+      reg.name += "_" + reg.alternate_group;
+      for (const SvdRegister& main : peripheral.registers) {
+        if (main.alternate_group.empty() && main.offset == reg.offset && reg.alternate_of.empty()) {
+          reg.alternate_of = main.name;
+        }
+      }
     }
   }
 
@@ -215,7 +230,8 @@ class SvdReader {
     base.alternate_of = SvdDerivation::Text(*chain, "alternateRegister").value_or("");
     if (!base.alternate_of.empty()) base.alternate_of = prefix + base.alternate_of;
     if (std::optional<std::string> group = SvdDerivation::Text(*chain, "alternateGroup")) {
-      base.notes.push_back("alternateGroup " + *group + ": shares its place with the group's other registers");
+      base.alternate_group = *group;
+      base.notes.push_back("alternateGroup " + *group + ": a second view of the register at its offset");
     }
     if (SvdDerivation::Find(*chain, "writeConstraint")) {
       base.notes.push_back("writeConstraint: " + DescribeWriteConstraint(SvdDerivation::Find(*chain, "writeConstraint")));
