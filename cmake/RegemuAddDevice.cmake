@@ -1,4 +1,7 @@
-# regemu_add_device(NAME <name> DB <database file or device folder> [NO_CHECK])
+# regemu_add_device(NAME <name> DB <database file or device folder> [NO_CHECK] [GENERATED])
+#
+# GENERATED: DB is a root file that a custom command of the same directory
+# writes (a converted database), so it need not exist at configure time.
 #
 # Generates the device's register headers at build time (like TableGen's
 # tablegen()) with `regemu header`, and defines:
@@ -15,7 +18,7 @@
 # the regemu::hwreg target, whichever tree they come from.
 
 function(regemu_add_device)
-  cmake_parse_arguments(ARG "NO_CHECK" "NAME;DB" "" ${ARGN})
+  cmake_parse_arguments(ARG "NO_CHECK;GENERATED" "NAME;DB" "" ${ARGN})
   if(NOT ARG_NAME OR NOT ARG_DB)
     message(FATAL_ERROR "regemu_add_device: NAME and DB are required")
   endif()
@@ -32,10 +35,10 @@ function(regemu_add_device)
   if(NOT IS_ABSOLUTE ${db})
     set(db ${CMAKE_CURRENT_SOURCE_DIR}/${db})
   endif()
-  if(NOT EXISTS ${db})
+  if(NOT EXISTS ${db} AND NOT ARG_GENERATED)
     message(FATAL_ERROR "regemu_add_device(${ARG_NAME}): no database at ${db}")
   endif()
-  if(IS_DIRECTORY ${db})
+  if(IS_DIRECTORY ${db} AND NOT ARG_GENERATED)
     file(GLOB_RECURSE deps CONFIGURE_DEPENDS ${db}/*.yaml)
   else()
     set(deps ${db})

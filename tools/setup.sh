@@ -15,6 +15,7 @@ packages=(
   libbenchmark-dev      # bench/: performance against a raw baseline
   libcli11-dev          # the regemu command line
   nlohmann-json3-dev    # regemu check --json, coverage files
+  libpugixml-dev        # the XML of CMSIS-SVD files: regemu convert svd / --to svd
   libdtl-dev            # the diff algorithm (Myers O(ND)) behind regemu diff's unified view of two driver runs
   libzydis-dev          # the x86-64 decoder of trapped mappings: a plain-pointer driver's faulting load or store (emulator/trap)
   libdw-dev             # elfutils' DWARF reader: a trapped access's code address as the driver's source line

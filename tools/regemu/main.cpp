@@ -13,6 +13,7 @@
 #include "regemu/emulator/behaviour_registry.hpp"
 #include "regemu/regdb/spelling.hpp"
 #include "tools/regemu/check_command.hpp"
+#include "tools/regemu/convert_command.hpp"
 #include "tools/regemu/coverage_command.hpp"
 #include "tools/regemu/decode_command.hpp"
 #include "tools/regemu/diff_command.hpp"
@@ -234,6 +235,23 @@ int main(int argc, char** argv) {
   replay_cmd->add_flag("--json", replay.json, "Print the report as JSON");
   AddCaptureOptions(replay_cmd, replay.capture_options);
 
+  regemu::tools::ConvertOptions convert;
+  CLI::App* convert_cmd = app.add_subcommand(
+      "convert", "Convert another register description into a database (CMSIS-SVD), or a database into one");
+  convert_cmd
+      ->add_option("INPUT", convert.inputs,
+                   "svd FILE: a CMSIS-SVD file into a database folder; with --to svd: the database (a file or a "
+                   "device folder holding device.yaml)")
+      ->required()
+      ->expected(1, 2);
+  convert_cmd->add_option("--to", convert.to, "Write the database as this format instead: svd (CMSIS-SVD 1.3)")
+      ->check(CLI::IsMember({"svd"}));
+  convert_cmd
+      ->add_option("-o,--output", convert.output,
+                   "The database folder to write (device.yaml, peripherals/); with --to svd, the SVD file (- for "
+                   "stdout)")
+      ->required();
+
   CLI::App* coverage_cmd = app.add_subcommand(
       "coverage", "Combine and report the coverage files test processes wrote (REGEMU_COVERAGE=DIR/%p.json)");
   coverage_cmd->require_subcommand(1);
@@ -266,6 +284,7 @@ int main(int argc, char** argv) {
 
   try {
     if (check_cmd->parsed()) return regemu::tools::RunCheck(check, std::cout, std::cerr);
+    if (convert_cmd->parsed()) return regemu::tools::RunConvert(convert, std::cout, std::cerr);
     if (coverage_merge_cmd->parsed()) return regemu::tools::RunCoverageMerge(coverage_merge, std::cout, std::cerr);
     if (coverage_report_cmd->parsed()) return regemu::tools::RunCoverageReport(coverage_report, std::cout, std::cerr);
     if (decode_cmd->parsed()) return regemu::tools::RunDecode(decode, std::cout, std::cerr);

@@ -1,0 +1,26 @@
+#pragma once
+// Pieces of database YAML text: names as the schema accepts them and
+// strings quoted so that any description reads back unchanged.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "regemu/regdb/numbers.hpp"
+
+namespace regemu::convert {
+
+using regdb::Hex;  // "0x1f", as every regemu message spells values
+
+// A C identifier: other characters become '_', and a leading digit gets a
+// '_' before it. Field names keep a leading digit (yaml/README.md "Names")
+// when `field` is true and the name does not read as a number. A C macro or
+// keyword (NULL, EOF, default...) gets a '_' after it.
+std::string IdentifierFrom(std::string_view name, bool field = false);
+// `IdentifierFrom`, quoted when YAML would read it as something other than
+// a string (`null`, `true`, `on`, ...: RP2040 has an enumerated value NULL).
+std::string YamlName(std::string_view name, bool field = false);
+// A YAML double-quoted scalar.
+std::string Quoted(std::string_view text);
+
+}  // namespace regemu::convert
