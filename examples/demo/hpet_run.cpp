@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "examples/demo/violation_lines.hpp"
 #include "examples/hpet/hpet.hpp"
 #include "regemu/emulator/device.hpp"
 #include "regemu/fakes/device_test.hpp"
@@ -86,14 +87,7 @@ bool RunBuggy(const std::shared_ptr<const emulator::Model>& model, Bug bug, std:
   driver.SetPeriodic(driver.TickChannel(), 1000);
   device.Advance(1'000'000'000);
   std::vector<emulator::Violation> violations = device.violations();
-  for (const emulator::Violation& violation : violations) {
-    std::string text = violation.Describe(*model);
-    for (size_t at = 0, next; at < text.size(); at = next + 1) {
-      next = text.find('\n', at);
-      if (next == std::string::npos) next = text.size();
-      out << "   " << text.substr(at, next - at) << "\n";
-    }
-  }
+  PrintViolations(*model, violations, out);
   uint64_t ticks = device.line_edges("IRQ8");
   bool caught = violations.size() == 1 && violations[0].kind == emulator::ViolationKind::kProtocol && ticks == 1;
   out << "   => " << violations.size() << " violation(s), " << ticks << " tick(s) in the second instead of 1000: "

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "examples/demo/violation_lines.hpp"
 #include "examples/dw_i2c/adapter.hpp"
 #include "regemu/emulator/device.hpp"
 #include "regemu/fakes/device_test.hpp"
@@ -68,14 +69,7 @@ bool RunBuggy(const std::shared_ptr<const emulator::Model>& model, std::ostream&
   Transfer(device, adapter, 0x50, 1);
   Transfer(device, adapter, 0x51, 1);
   std::vector<emulator::Violation> violations = device.violations();
-  for (const emulator::Violation& violation : violations) {
-    std::string text = violation.Describe(*model);
-    for (size_t at = 0, next; at < text.size(); at = next + 1) {
-      next = text.find('\n', at);
-      if (next == std::string::npos) next = text.size();
-      out << "   " << text.substr(at, next - at) << "\n";
-    }
-  }
+  PrintViolations(*model, violations, out);
   bool caught = violations.size() == 1 && violations[0].kind == emulator::ViolationKind::kProtocol;
   out << "   => " << violations.size() << " violation(s), "
       << (caught ? "one protocol, as expected" : "NOT what this bug should cause") << "\n";
