@@ -37,7 +37,9 @@ class FifoProgram : public BehaviourProgram {
       if (std::find(hooks.begin(), hooks.end(), reg) == hooks.end()) hooks.push_back(reg);
     };
     if (config_.push) hook(write_hooks_, config_.push->reg);
-    for (const regdb::FifoTrigger& trigger : config_.clear) hook(write_hooks_, trigger.reg);
+    for (const regdb::FifoTrigger& trigger : config_.clear) {
+      if (trigger.event.empty()) hook(write_hooks_, trigger.reg);
+    }
     for (regdb::RegisterIndex reg : config_.watched) hook(write_hooks_, reg);
     if (config_.pop) read_hooks_.push_back(config_.pop->reg);
     for (const regdb::FifoRoute& route : config_.routes) {
@@ -107,7 +109,7 @@ class FifoBehaviour : public CopyableBehaviour<FifoBehaviour> {
   void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t, uint64_t after) override {
     const FifoConfig& config = program_->config();
     for (const regdb::FifoTrigger& trigger : config.clear) {
-      if (trigger.reg != reg) continue;
+      if (!trigger.event.empty() || trigger.reg != reg) continue;
       Env env(*this, context, after);
       if (!trigger.when || trigger.when->Evaluate(env) != 0) Clear(context);
     }
@@ -152,6 +154,11 @@ class FifoBehaviour : public CopyableBehaviour<FifoBehaviour> {
                       std::string& error) override {
     const FifoConfig& config = program_->config();
     if (!config.input.empty() && verb == config.input) return Arrive(context, args, error);
+    for (const regdb::FifoTrigger& trigger : config.clear) {
+      if (trigger.event.empty() || verb != trigger.event) continue;
+      Clear(context);
+      return InjectResult::kDone;
+    }
     if (verb != program_->name()) return InjectResult::kNotMine;
     if (args.size() == 1 && args[0] == "clear") {
       Clear(context);
@@ -280,8 +287,9 @@ class FifoBehaviour : public CopyableBehaviour<FifoBehaviour> {
       if (!route.stream.empty()) {
         context.Emit(program_->StreamIndex(route.stream), value);
       } else {
+        // Another FIFO takes it as pushed; a bus takes it as its next command.
         std::string args[2] = {"push", regdb::Hex(value)};
-        context.Signal(route.fifo, args);
+        context.Signal(route.fifo.empty() ? route.bus : route.fifo, args);
       }
       return;
     }

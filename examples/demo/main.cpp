@@ -11,7 +11,10 @@
 // yaml/hpet: hpet_enable, a 1 kHz tick, one-shot events with the "too late"
 // check, and one of its bugs; then the example 8250 driver
 // (examples/uart16550) on yaml/uart16550: probe, a line sent by THRE
-// interrupts at 115200 baud, and one of its bugs. Exit 0 when the drivers
+// interrupts at 115200 baud, and one of its bugs; then the example
+// DesignWare I2C driver (examples/dw_i2c) on yaml/dw_i2c: probe, a
+// write-then-read of the EEPROM at 0x50, an absent address, and one of its
+// bugs. Exit 0 when the drivers
 // are clean and every bug caused exactly its kind of violation.
 //
 //   regemu_example_demo [--full] [DB]
@@ -26,6 +29,7 @@
 #include "examples/demo/happy_run.hpp"
 #include "examples/demo/hpet_run.hpp"
 #include "examples/demo/nvme_run.hpp"
+#include "examples/demo/i2c_run.hpp"
 #include "examples/demo/uart_run.hpp"
 #include "examples/demo/oa_stream_run.hpp"
 #include "examples/demo/pmu_run.hpp"
@@ -69,8 +73,9 @@ int main(int argc, char** argv) {
   bool nvme = demo::RunNvme(REGEMU_EXAMPLE_NVME_DB, std::cout);
   bool hpet = demo::RunHpet(REGEMU_EXAMPLE_HPET_DB, std::cout);
   bool uart = demo::RunUart(REGEMU_EXAMPLE_UART16550_DB, std::cout);
+  bool i2c = demo::RunI2c(REGEMU_EXAMPLE_DW_I2C_DB, std::cout);
 
-  bool ok = happy && bugs_caught && oa && pmu && collector && nvme && hpet && uart;
+  bool ok = happy && bugs_caught && oa && pmu && collector && nvme && hpet && uart && i2c;
   std::cout << "\n" << (ok ? "demo: OK" : "demo: FAILED") << " (driver clean: " << (happy ? "yes" : "NO")
             << "; every bug caught as its kind: " << (bugs_caught ? "yes" : "NO")
             << "; OA stream clean and its bug caught: " << (oa ? "yes" : "NO")
@@ -78,6 +83,7 @@ int main(int argc, char** argv) {
             << "; collector matches the oracle and its bugs show: " << (collector ? "yes" : "NO")
             << "; NVMe driver clean and its bug caught: " << (nvme ? "yes" : "NO")
             << "; HPET driver clean and its bug caught: " << (hpet ? "yes" : "NO")
-            << "; 16550 driver clean and its bug caught: " << (uart ? "yes" : "NO") << ")\n";
+            << "; 16550 driver clean and its bug caught: " << (uart ? "yes" : "NO")
+            << "; DesignWare I2C driver clean and its bug caught: " << (i2c ? "yes" : "NO") << ")\n";
   return ok ? 0 : 1;
 }

@@ -15,9 +15,9 @@ constexpr std::array<std::string_view, 17> kKeys{"kind",  "name",  "depth",    "
                                                  "arrive", "pop",  "drain",    "to",           "level", "flags",
                                                  "overrun", "overrun_rule", "clear", "doc",    "ref"};
 constexpr std::array<std::string_view, 3> kRateKeys{"clock", "ticks", "doc"};
-constexpr std::array<std::string_view, 4> kRouteKeys{"stream", "fifo", "when", "doc"};
+constexpr std::array<std::string_view, 5> kRouteKeys{"stream", "fifo", "bus", "when", "doc"};
 constexpr std::array<std::string_view, 3> kFlagKeys{"field", "when", "doc"};
-constexpr std::array<std::string_view, 3> kClearKeys{"write", "when", "doc"};
+constexpr std::array<std::string_view, 4> kClearKeys{"write", "event", "when", "doc"};
 // A FIFO deeper than this is a memory, not a FIFO.
 constexpr uint64_t kMaxDepth = 1u << 16;
 
@@ -89,8 +89,9 @@ class FifoChecker {
     } else if (config->drain) {
       reader_.Error(*spec_.yaml.Find("drain"), what_ + " drains entries but has no `to:` saying where they go");
     }
-    if (!config->push && config->input.empty()) {
-      reader_.Error(spec_.yaml, what_ + " has no way in: give `push: REGISTER` or `input: STREAM`");
+    if (!config->push && config->input.empty() && !FedByAnother()) {
+      reader_.Error(spec_.yaml, what_ + " has no way in: give `push: REGISTER` or `input: STREAM`, or name it in "
+                                        "another fifo's `to: [{fifo: " + spec_.name + "}]` or an i2c-bus's `receive:`");
     }
     if (!config->pop && !config->drain) {
       reader_.Error(spec_.yaml, what_ + " has no way out: give `pop: REGISTER` or `drain:` with `to:`");
@@ -117,6 +118,26 @@ class FifoChecker {
   }
   std::optional<Expression> Number(const YamlNode& node, const ExpressionScope& scope, const std::string& what) {
     return Typed(node, scope, what, ExpressionType::kNumber);
+  }
+
+  // Whether another behaviour delivers into this FIFO: a fifo draining
+  // into it, or an i2c-bus receiving into it (their own checks resolve the
+  // names; this only looks for this FIFO's).
+  bool FedByAnother() const {
+    for (const BehaviourSpec& other : database_.behaviours) {
+      if (&other == &spec_) continue;
+      if (other.kind == "i2c-bus") {
+        if (const YamlNode* receive = other.yaml.Find("receive"); receive && receive->text == spec_.name) return true;
+      } else if (other.kind == "fifo") {
+        const YamlNode* to = other.yaml.Find("to");
+        if (to == nullptr || !to->IsSequence()) continue;
+        for (const YamlNode& route : to->children) {
+          const YamlNode* fifo = route.IsMap() ? route.Find("fifo") : nullptr;
+          if (fifo && fifo->text == spec_.name) return true;
+        }
+      }
+    }
+    return false;
   }
 
   std::optional<RegisterBits> Bits(const YamlNode& node, const std::string& what) {
@@ -167,9 +188,14 @@ class FifoChecker {
       route.loc = item.loc;
       const YamlNode* stream = item.Find("stream");
       const YamlNode* fifo = item.Find("fifo");
-      if ((stream == nullptr) == (fifo == nullptr)) {
-        reader_.Error(item, "a route of " + what_ + " goes to one `stream:` or one `fifo:`");
+      const YamlNode* bus = item.Find("bus");
+      if ((stream != nullptr) + (fifo != nullptr) + (bus != nullptr) != 1) {
+        reader_.Error(item, "a route of " + what_ + " goes to one `stream:`, one `fifo:` or one `bus:`");
         continue;
+      }
+      if (bus) {
+        route.bus = reader_.Identifier(*bus, "bus").value_or("");
+        CheckBehaviourNamed(*bus, route.bus, "i2c-bus", "bus");
       }
       if (stream) route.stream = reader_.Identifier(*stream, "stream").value_or("");
       if (fifo) {
@@ -184,18 +210,21 @@ class FifoChecker {
     }
   }
 
-  void CheckFifoNamed(const YamlNode& node, const std::string& name) {
+  void CheckFifoNamed(const YamlNode& node, const std::string& name) { CheckBehaviourNamed(node, name, "fifo", "fifo"); }
+
+  // `name` must be a behaviour of `kind` (another than this one).
+  void CheckBehaviourNamed(const YamlNode& node, const std::string& name, std::string_view kind, std::string_view what) {
     if (name.empty()) return;
-    std::vector<std::string_view> fifos;
+    std::vector<std::string_view> names;
     for (const BehaviourSpec& other : database_.behaviours) {
-      if (other.kind != "fifo") continue;
+      if (other.kind != kind) continue;
       if (other.name == name) {
         if (&other == &spec_) reader_.Error(node, what_ + " cannot drain into itself");
         return;
       }
-      fifos.push_back(other.name);
+      names.push_back(other.name);
     }
-    reader_.Error(node, what_ + " drains into unknown fifo '" + name + "'" + DidYouMean(name, fifos));
+    reader_.Error(node, what_ + " drains into unknown " + std::string(what) + " '" + name + "'" + DidYouMean(name, names));
   }
 
   void ReadFlag(const YamlNode& item, const ExpressionScope& scope) {
@@ -212,11 +241,24 @@ class FifoChecker {
 
   void ReadClear(const YamlNode& item, const ExpressionScope& scope) {
     if (!reader_.ExpectMap(item, "a clear trigger", kClearKeys)) return;
+    if (const YamlNode* event = item.Find("event")) {
+      // A hardware event: another behaviour's signal (an i2c-bus's NAME.nack).
+      if (item.Find("write") || item.Find("when")) {
+        reader_.Error(item, "a clear trigger of " + what_ + " is a `write:` (with an optional `when:`) or an `event:`");
+        return;
+      }
+      auto text = reader_.Text(*event, "event");
+      if (!text || text->empty()) return;
+      FifoTrigger trigger;
+      trigger.event = *text;
+      config_->clear.push_back(std::move(trigger));
+      return;
+    }
     const YamlNode* write = reader_.Required(item, "write", "clear trigger");
     if (!write) return;
     const Register* reg = RegisterNamedAt(*write, write->text, "`clear` of " + what_, database_, reader_);
     if (!reg) return;
-    FifoTrigger trigger{database_.IndexOf(*reg), std::nullopt};
+    FifoTrigger trigger{database_.IndexOf(*reg), std::nullopt, {}};
     if (const YamlNode* when = item.Find("when")) {
       trigger.when = Number(*when, scope, "`when` of a clear trigger of " + what_);
       if (!trigger.when) return;

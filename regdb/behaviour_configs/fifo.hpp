@@ -1,7 +1,7 @@
 #pragma once
 // `kind: fifo`: a first-in first-out queue inside a device and the device's
 // outside world it connects to (yaml/README.md, "kind: fifo"). Entries come
-// in from a register the driver writes (THR, IC_DATA_CMD) or from a named
+// in from a register the driver writes (THR, a command register) or from a named
 // input stream a test feeds (bytes arriving on a serial line); they leave
 // through a register the driver reads (RBR) or drain on their own at a
 // rate (the transmitter shifting a character out every character time) to
@@ -43,15 +43,19 @@ struct FifoRate {
 // Where a drained entry goes: the first route whose condition holds.
 struct FifoRoute {
   std::string stream;  // an output stream of the device; or
-  std::string fifo;    // another FIFO behaviour (its push side)
+  std::string fifo;    // another FIFO behaviour (its push side); or
+  std::string bus;     // an i2c-bus behaviour (the entry is a command on the bus)
   std::optional<Expression> when;
   SourceLoc loc;
 };
 
-// A frontdoor write of `reg` whose condition holds (`value` is what was written).
+// A frontdoor write of `reg` whose condition holds (`value` is what was
+// written); or, with `event` set, that hardware event (another behaviour's
+// signal, such as an i2c-bus's `NAME.nack`).
 struct FifoTrigger {
   RegisterIndex reg = 0;
   std::optional<Expression> when;
+  std::string event;
 };
 
 struct FifoFlag {
@@ -78,7 +82,7 @@ struct FifoConfig : BehaviourConfig {
   std::vector<FifoFlag> flags;
   std::optional<RegisterBits> overrun;  // set to 1 when an entry finds the FIFO full (the entry is lost)
   std::string overrun_rule;             // a push by the driver into a full FIFO is this `protocol` violation
-  std::vector<FifoTrigger> clear;       // writes that empty it
+  std::vector<FifoTrigger> clear;       // writes and events that empty it
   std::vector<RegisterIndex> watched;   // registers its flags and depth read: recomputed after their writes
   std::string ref;
 };

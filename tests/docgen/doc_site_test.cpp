@@ -271,5 +271,29 @@ TEST(DocSiteFifoTest, AFifoPageShowsItsStreamsRatesAndFlags) {
   EXPECT_THAT(rx, HasSubstr("returns the oldest entry and removes it"));
 }
 
+// An i2c-bus's page says what is on the wire: the command layout, where
+// the address comes from, where read bytes go, its signals and targets;
+// the FIFO draining into it links to it.
+TEST(DocSiteI2cBusTest, AnI2cBusPageShowsItsCommandsSignalsAndTargets) {
+  regdb::LoadedDatabase loaded = regdb::LoadAndCheck(std::string(REGEMU_SOURCE_DIR) + "/yaml/dw_i2c");
+  ASSERT_FALSE(loaded.diagnostics.has_errors());
+  char pattern[] = "/tmp/regemu_doc_i2c_XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  fs::path root = pattern;
+  DocSiteStats stats;
+  std::string error;
+  ASSERT_TRUE(WriteDocSite(loaded, {}, root / "site", stats, error)) << error;
+  std::string bus = Slurp(root / "site/b/i2c.html");
+  std::string tx = Slurp(root / "site/b/tx_fifo.html");
+  fs::remove_all(root);
+  EXPECT_THAT(bus, HasSubstr("data bits 7:0, read bit 8, STOP bit 9, RESTART bit 10"));
+  EXPECT_THAT(bus, HasSubstr("<code>IC_TAR.IC_TAR &amp; 0x7F</code> at each START"));
+  EXPECT_THAT(bus, HasSubstr("<a href=\"../b/rx_fifo.html\">rx_fifo</a>"));
+  EXPECT_THAT(bus, HasSubstr("<code>i2c.nack</code> (no target acknowledged)"));
+  EXPECT_THAT(bus, HasSubstr("<b>eeprom</b> at 0x50: 256 bytes behind a 1-byte pointer, writes wrap in 8-byte pages"));
+  EXPECT_THAT(tx, HasSubstr("bus <a href=\"../b/i2c.html\">i2c</a>"));
+  EXPECT_THAT(tx, HasSubstr("the event <code>i2c.nack</code>"));
+}
+
 }  // namespace
 }  // namespace regemu::docgen

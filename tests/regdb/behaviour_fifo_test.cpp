@@ -84,7 +84,7 @@ TEST(FifoCheckTest, MistakesAreLocated) {
                              "to: [{stream: s}]}\n")),
               HasSubstr("`clock` of `drain` of fifo behaviour 'a'"));
   EXPECT_THAT(Rendered(Check("  - {name: a, kind: fifo, depth: 4, push: THR, drain: 1us, to: [{stream: s, fifo: rx}]}\n")),
-              HasSubstr("goes to one `stream:` or one `fifo:`"));
+              HasSubstr("goes to one `stream:`, one `fifo:` or one `bus:`"));
 }
 
 }  // namespace

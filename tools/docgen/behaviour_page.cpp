@@ -42,6 +42,7 @@ std::string BehaviourPage(const Site& site, const regdb::BehaviourSpec& spec, co
   out += EventCatalog(site, spec);
   out += ReactionTable(site, spec);
   out += FifoTable(site, spec);
+  out += I2cBusTable(site, spec);
   out += CoveragePoints(coverage, spec);
   size_t index = static_cast<size_t>(&spec - db.behaviours.data());
   const std::vector<const regdb::Register*>& named = site.registers_named_by(index);

@@ -17,6 +17,8 @@ std::string OaReportLayouts(const Site& site, const regdb::BehaviourSpec& spec);
 std::string EventCatalog(const Site& site, const regdb::BehaviourSpec& spec);
 // A `fifo` behaviour: its ways in and out, streams, rates and flags.
 std::string FifoTable(const Site& site, const regdb::BehaviourSpec& spec);
+// An `i2c-bus` behaviour: its command layout, signals and targets.
+std::string I2cBusTable(const Site& site, const regdb::BehaviourSpec& spec);
 // A `reactions` behaviour's reactions and rules as sentences.
 std::string ReactionTable(const Site& site, const regdb::BehaviourSpec& spec);
 // On a register page: the reactions and rules it triggers, is read by or is

@@ -55,9 +55,13 @@ std::string FifoTable(const Site& site, const regdb::BehaviourSpec& spec) {
     for (size_t i = 0; i < config->routes.size(); ++i) {
       const regdb::FifoRoute& route = config->routes[i];
       away += i == 0 ? "" : ", else ";
-      away += route.stream.empty() ? "fifo <a href=\"" + Escape(BehaviourHref(kDepth, route.fifo)) + "\">" +
-                                         Escape(route.fifo) + "</a>"
-                                   : "output stream <b>" + Escape(route.stream) + "</b>";
+      if (!route.stream.empty()) {
+        away += "output stream <b>" + Escape(route.stream) + "</b>";
+      } else {
+        const std::string& behaviour = route.fifo.empty() ? route.bus : route.fifo;
+        away += std::string(route.fifo.empty() ? "bus" : "fifo") + " <a href=\"" +
+                Escape(BehaviourHref(kDepth, behaviour)) + "\">" + Escape(behaviour) + "</a>";
+      }
       if (route.when) away += " while <code>" + Escape(route.when->text()) + "</code>";
     }
   }
@@ -75,6 +79,10 @@ std::string FifoTable(const Site& site, const regdb::BehaviourSpec& spec) {
     out += "<tr><td><b>rule</b></td><td>" + Escape(config->overrun_rule) + "</td></tr>\n";
   }
   for (const regdb::FifoTrigger& clear : config->clear) {
+    if (!clear.event.empty()) {
+      out += "<tr><td><b>clear</b></td><td>the event <code>" + Escape(clear.event) + "</code></td></tr>\n";
+      continue;
+    }
     out += "<tr><td><b>clear</b></td><td>a write of " + RegisterLink(kDepth, db.registers[clear.reg].name) +
            (clear.when ? " with <code>" + Escape(clear.when->text()) + "</code>" : std::string()) + "</td></tr>\n";
   }
