@@ -1,4 +1,4 @@
-// access_fuzz: bytes -> a shipped database (hsw, bdw, icl, nvme, hpet, uart16550) and a sequence of
+// access_fuzz: bytes -> a shipped database (hsw, bdw, icl, nvme, hpet, uart16550, dw_i2c) and a sequence of
 // typed operations against a device of it, checked against an independent
 // reference model of the access policies after every operation
 // (access_harness.hpp). A broken invariant aborts, naming the operation.
@@ -11,7 +11,7 @@
 //
 //   seed corpus: tests/fuzz/corpus/access_fuzz: seed_<database>_<bytes>, random
 //     operations made once by a fixed-seed generator (first byte 0 hsw, 1 bdw,
-//     2 icl, 4 hpet, 5 uart16550), plus what campaigns merged in
+//     2 icl, 4 hpet, 5 uart16550, 6 dw_i2c), plus what campaigns merged in
 //   dictionary:  tests/fuzz/access_fuzz.dict (write values; the format is binary)
 #include <algorithm>
 #include <cstddef>
@@ -55,6 +55,13 @@ std::string BringUp(std::string_view database) {
     return "write8 LCR 0x83\nwrite8 DLL 0x01\nwrite8 DLM 0x00\nwrite8 LCR 0x03\nwrite8 FCR 0x07\n"
            "write8 MCR 0x1B\nwrite8 IER 0x0F\nstep 1us\n";
   }
+  // DesignWare I2C: Linux's i2c_dw_init_master and i2c_dw_xfer_init for
+  // the EEPROM at 0x50 (disabled, programmed, enabled, master interrupts
+  // unmasked): commands written to IC_DATA_CMD reach the bus.
+  if (database == "dw_i2c") {
+    return "write32 IC_ENABLE 0\nstep 1us\nwrite32 IC_CON 0x65\nwrite32 IC_TAR 0x50\nwrite32 IC_RX_TL 0\n"
+           "write32 IC_TX_TL 8\nwrite32 IC_ENABLE 1\nstep 1us\nwrite32 IC_INTR_MASK 0x254\n";
+  }
   if (database != "icl") return "";
   std::string text = "write16 PCICMD 0x0006\n";
   std::vector<std::string> requests = {"FORCEWAKE_GT_GEN9", "FORCEWAKE_RENDER_GEN9"};
@@ -79,7 +86,7 @@ std::vector<std::unique_ptr<fuzz::AccessHarness>>& Harnesses() {
       if (const char* ops = std::getenv("REGEMU_FUZZ_OPS")) made.back()->set_operations_per_input(std::strtoull(ops, nullptr, 10));
     }
     if (made.empty()) {
-      std::fprintf(stderr, "access_fuzz: REGEMU_FUZZ_DEVICES names none of hsw, bdw, icl, nvme, hpet, uart16550\n");
+      std::fprintf(stderr, "access_fuzz: REGEMU_FUZZ_DEVICES names none of hsw, bdw, icl, nvme, hpet, uart16550, dw_i2c\n");
       std::abort();
     }
     return made;
