@@ -66,12 +66,7 @@ bool RunBuggy(const std::shared_ptr<const emulator::Model>& model, Bug bug, std:
   out << "  bug '" << nvme::BugName(bug) << "': CC.SHN = 01b, then CC.EN = 0 without waiting for CSTS.SHST = 10b\n";
   driver.Probe();
   driver.Shutdown();
-  std::vector<emulator::Violation> violations = device.violations();
-  PrintViolations(violations, *model, out);
-  bool caught = violations.size() == 1 && violations[0].kind == emulator::ViolationKind::kProtocol;
-  out << "   => " << violations.size() << " violation(s), "
-      << (caught ? "one protocol, as expected" : "NOT what this bug should cause") << "\n";
-  return caught;
+  return PrintOneProtocolViolation(device, *model, out);
 }
 
 }  // namespace

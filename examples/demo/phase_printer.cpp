@@ -96,4 +96,13 @@ void PrintViolations(const std::vector<emulator::Violation>& violations, const e
   }
 }
 
+bool PrintOneProtocolViolation(const emulator::Device& device, const emulator::Model& model, std::ostream& out) {
+  std::vector<emulator::Violation> violations = device.violations();
+  PrintViolations(violations, model, out);
+  bool caught = violations.size() == 1 && violations[0].kind == emulator::ViolationKind::kProtocol;
+  out << "   => " << violations.size() << " violation(s), "
+      << (caught ? "one protocol, as expected" : "NOT what this bug should cause") << "\n";
+  return caught;
+}
+
 }  // namespace regemu::demo

@@ -45,4 +45,8 @@ class PhasePrinter {
 void PrintViolations(const std::vector<emulator::Violation>& violations, const emulator::Model& model,
                      std::ostream& out);
 
+// A bug run's verdict: prints `device`'s violations and whether they are
+// what a bug breaking one protocol rule causes (exactly one, protocol).
+bool PrintOneProtocolViolation(const emulator::Device& device, const emulator::Model& model, std::ostream& out);
+
 }  // namespace regemu::demo

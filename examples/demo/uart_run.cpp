@@ -71,12 +71,7 @@ bool RunBuggy(const std::shared_ptr<const emulator::Model>& model, std::ostream&
   port.SetTermios(115200);
   port.Write("x");
   Serve(device, port);
-  std::vector<emulator::Violation> violations = device.violations();
-  PrintViolations(violations, *model, out);
-  bool caught = violations.size() == 1 && violations[0].kind == emulator::ViolationKind::kProtocol;
-  out << "   => " << violations.size() << " violation(s), "
-      << (caught ? "one protocol, as expected" : "NOT what this bug should cause") << "\n";
-  return caught;
+  return PrintOneProtocolViolation(device, *model, out);
 }
 
 }  // namespace
