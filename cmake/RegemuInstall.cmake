@@ -38,6 +38,11 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/nvme_plugin DESTINATION ${REGEM
   PATTERN CMakeLists.txt EXCLUDE)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/emulator/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME emulator.md)
+# The user guide beside the README, as docs/ so that the README's links
+# (docs/cli.md) work in the install too; the tutorial's files come with it
+# (a user copies them), its test machinery does not.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs DESTINATION ${CMAKE_INSTALL_DOCDIR}
+  PATTERN CMakeLists.txt EXCLUDE PATTERN CheckSteps.cmake EXCLUDE PATTERN check_snippets.sh EXCLUDE)
 
 install(EXPORT regemuTargets NAMESPACE regemu:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/regemu)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/regemuConfig.cmake.in
