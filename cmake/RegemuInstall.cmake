@@ -6,8 +6,9 @@
 # only as "regemu/...": include/regemu/{regdb,emulator,emulator/trap,fakes}/ and
 # include/regemu/{regemu.h,iomem.h,hwreg.hpp,reg_bits.h}), the `regemu` tool,
 # the shipped databases under share/regemu/yaml, the docs the tool's --help
-# points at under share/doc/regemu, the examples a driver project builds
-# from (a behaviour kind of its own: share/regemu/examples/nvme_plugin), and
+# points at and the user guide (docs/) under share/doc/regemu, the examples
+# a driver project builds from (a behaviour kind of its own:
+# share/regemu/examples/nvme_plugin), and
 # the package files: regemuConfig.cmake (with regemu_add_device,
 # regemu_add_plugin, regemu_DATABASE_DIR and regemu_EXAMPLES_DIR) and
 # regemu.pc (with the variables yamldir and docdir).
