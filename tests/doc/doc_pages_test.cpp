@@ -422,6 +422,16 @@ TEST(DocCodeBlocks, TheChecksCatchWhatTheyAreFor) {
   block.text = "      - name: enabled\n";
   EXPECT_NE(CheckFileBlock(block, "excerpt", "docs/own-device/my_nvme/ready.yaml"), "");
   EXPECT_EQ(HeadingAnchor("`regemu doc`: register maps"), "regemu-doc-register-maps");
+
+  CodeBlock database{1, "yaml", "yaml",
+                     "device: tiny\n"
+                     "spaces:\n"
+                     "  - {name: mmio, kind: mmio, size: 0x1000}\n"
+                     "registers:\n"
+                     "  - {name: CTRL, space: mmio, offset: 0x0}\n"};
+  EXPECT_EQ(CheckDatabaseBlock(database, "inline"), "");
+  database.text = std::regex_replace(database.text, std::regex("0x0\\}"), "0x2000}");  // past the space's end
+  EXPECT_THAT(CheckDatabaseBlock(database, "inline"), ::testing::HasSubstr("does not load clean"));
 }
 
 }  // namespace
