@@ -136,6 +136,23 @@ TEST(DocPaths, EveryPathTheGuideNamesExists) {
   EXPECT_GT(checked, 50);
 }
 
+// ---- the shipped devices -------------------------------------------------
+
+// The README's table of shipped devices names every folder of yaml/, each
+// with a link to its README.
+TEST(DocDevices, TheReadmeTableListsEveryShippedDevice) {
+  std::string readme = ReadFile(kRoot / "README.md");
+  std::vector<std::string> missing;
+  for (const auto& entry : fs::directory_iterator(kRoot / "yaml")) {
+    if (!entry.is_directory()) continue;
+    std::string folder = "yaml/" + entry.path().filename().string();
+    if (readme.find("| [`" + folder + "`](" + folder + "/README.md) |") == std::string::npos) {
+      missing.push_back(folder);
+    }
+  }
+  EXPECT_THAT(missing, ::testing::IsEmpty()) << "add a row to README.md's \"Shipped devices\" table";
+}
+
 // ---- the CLI reference ----------------------------------------------------
 
 // What `regemu [SUBCOMMAND...] --help` says: the long flags it lists and the
