@@ -1,4 +1,4 @@
-# ctest driver for coverage end to end (README.md "Coverage"): existing
+# ctest driver for coverage end to end (docs/coverage.md): existing
 # suites write one coverage file per test process when REGEMU_COVERAGE is
 # set, with no code change (a DeviceTest gtest suite and the C shim's
 # test), a C program switches it on in code instead, and `regemu coverage`

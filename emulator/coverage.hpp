@@ -10,7 +10,7 @@
 // Each process collects what its devices recorded (a device hands its
 // counts over when it is destroyed) and writes one file at exit, like
 // gcov's .gcda or LLVM's .profraw; `regemu coverage merge` and `regemu
-// coverage report` combine them. The file is JSON, see README.md "Coverage".
+// coverage report` combine them. The file is JSON, see docs/coverage.md.
 
 #include <cstdint>
 #include <filesystem>

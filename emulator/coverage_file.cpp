@@ -1,5 +1,5 @@
 // The coverage file: JSON, {"format": "regemu-coverage", "version": 1, ...}
-// (README.md "Coverage" has the schema). The reader trusts nothing: any
+// (docs/coverage.md has the schema). The reader trusts nothing: any
 // file a user passes to `regemu coverage` may be another tool's JSON, a
 // truncated write or garbage, and each is a message naming the file and
 // the place, never a crash.

@@ -1,5 +1,5 @@
 // The process's coverage: what its destroyed devices recorded, written to
-// one file at exit (README.md "Coverage").
+// one file at exit (docs/coverage.md).
 #include <pthread.h>
 #include <unistd.h>
 

@@ -35,7 +35,7 @@
 // source line when the driver has debug information, else at the TEST_F
 // line with the instruction's address and symbol.
 //
-// Coverage (README.md "Coverage"): with the environment variable
+// Coverage (docs/coverage.md): with the environment variable
 // REGEMU_COVERAGE set (REGEMU_COVERAGE=cov/%p.json, %p the process id)
 // every device the fixture loads counts what the test exercised, and each
 // test process writes its file at exit; no code changes. In code, one

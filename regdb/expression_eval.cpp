@@ -58,7 +58,7 @@ uint64_t Expression::ApplyBinary(Op op, uint64_t a, uint64_t b, bool& trapped) {
   }
 }
 
-uint64_t Expression::Evaluate(const ExpressionEnv& env, bool* trapped) const {
+uint64_t Expression::Run(const ExpressionEnv& env, bool* trapped) const {
   // The compiler proved the program needs at most kStackSize slots and that
   // every jump lands inside it, so the loop does no checks of its own.
   std::array<uint64_t, kStackSize> stack;

@@ -8,7 +8,7 @@
 #
 # One build of the tests, sanitized, instead of a plain one and a sanitized
 # one: on 2 cores the suite's compile time is most of CI's. Day-to-day
-# work uses the plain `default` preset (README, "Building and testing").
+# work uses the plain `default` preset (docs/building.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

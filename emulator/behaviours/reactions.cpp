@@ -13,11 +13,9 @@
 // chain that does not settle is stopped as an `unmodelled` violation (a
 // database mistake, not the driver's).
 #include <algorithm>
-#include <array>
 #include <memory>
 #include <span>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "regemu/emulator/behaviour.hpp"
@@ -41,7 +39,8 @@ constexpr int kMaxChainDepth = 32;
 // A list that lives on the stack up to N items, the common case (a write
 // triggers a reaction or two, a set stores a value or two), and spills to
 // the heap beyond: the write path of a register with reactions allocates
-// nothing.
+// nothing. The inline slots are left uninitialised (only the first size_
+// are ever read): zeroing them cost more than the rest of a small set.
 template <typename T, size_t N>
 class ShortList {
  public:
@@ -49,18 +48,18 @@ class ShortList {
     if (size_ < N) {
       inline_[size_] = value;
     } else {
-      if (spilled_.empty()) spilled_.assign(inline_.begin(), inline_.end());
+      if (spilled_.empty()) spilled_.assign(inline_, inline_ + N);
       spilled_.push_back(value);
     }
     ++size_;
   }
   bool empty() const { return size_ == 0; }
   std::span<const T> items() const {
-    return size_ <= N ? std::span<const T>(inline_.data(), size_) : std::span<const T>(spilled_);
+    return size_ <= N ? std::span<const T>(inline_, size_) : std::span<const T>(spilled_);
   }
 
  private:
-  std::array<T, N> inline_{};
+  T inline_[N];
   std::vector<T> spilled_;
   size_t size_ = 0;
 };
@@ -79,18 +78,11 @@ class ReactionsProgram : public BehaviourProgram {
         auto& hooks = trigger.kind == ReactionTriggerKind::kRead ? read_hooks_ : write_hooks_;
         if (std::find(hooks.begin(), hooks.end(), target.reg) == hooks.end()) hooks.push_back(target.reg);
       }
-      for (const ReactionAction& action : reactions[i].actions) IndexDelayed(action, i);
     }
   }
 
   const ReactionsConfig& config() const { return *config_; }
   const std::vector<uint32_t>& watchers(RegisterId reg) const { return watchers_[reg]; }
-  // The delayed action with tag `index` and the reaction it belongs to.
-  const std::pair<const ReactionAction*, uint32_t>& delayed(size_t index) const { return delayed_[index]; }
-  size_t DelayedIndex(const ReactionAction* action) const {
-    auto it = delayed_index_.find(action);
-    return it == delayed_index_.end() ? 0 : it->second;
-  }
 
   std::vector<RegisterId> ReadHooks() const override { return read_hooks_; }
   std::vector<RegisterId> WriteHooks() const override { return write_hooks_; }
@@ -104,19 +96,10 @@ class ReactionsProgram : public BehaviourProgram {
   std::unique_ptr<Behaviour> Instantiate() const override;
 
  private:
-  void IndexDelayed(const ReactionAction& action, uint32_t reaction) {
-    if (action.op != ReactionAction::Op::kAfter) return;
-    delayed_index_.emplace(&action, delayed_.size());
-    delayed_.emplace_back(&action, reaction);
-    for (const ReactionAction& then : action.then) IndexDelayed(then, reaction);
-  }
-
   std::shared_ptr<const ReactionsConfig> config_;
   std::vector<std::vector<uint32_t>> watchers_;  // per register: reactions triggered by it
   std::vector<RegisterId> read_hooks_;
   std::vector<RegisterId> write_hooks_;
-  std::vector<std::pair<const ReactionAction*, uint32_t>> delayed_;
-  std::unordered_map<const ReactionAction*, size_t> delayed_index_;  // action → its index in delayed_
 };
 
 // What a trigger hands to conditions and actions.
@@ -178,7 +161,8 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
   void OnTimer(BehaviourContext& context, uint64_t tag) override {
     auto it = std::find_if(pending_.begin(), pending_.end(), [&](const Pending& p) { return p.tag == tag; });
     if (it == pending_.end()) return;
-    const auto& [action, reaction] = program_->delayed(it->delayed);
+    const ReactionAction* action = it->action;
+    uint32_t reaction = it->reaction;
     pending_.erase(it);
     Occasion occasion;
     depth_ = 0;
@@ -222,7 +206,9 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
   struct Pending {
     uint64_t tag = 0;      // ours, handed to Schedule
     uint64_t event = 0;    // the device's event id, for Cancel
-    size_t delayed = 0;    // ReactionsProgram::delayed index
+    // The `after` action: the config is shared and immutable, so the
+    // pointer stays good in every copy (snapshots) of this behaviour.
+    const ReactionAction* action = nullptr;
     uint32_t reaction = 0;
   };
 
@@ -290,7 +276,7 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
         uint64_t delay = action.delay.Evaluate(env);
         uint64_t tag = next_tag_++;
         uint64_t event = context.Schedule(delay, tag);
-        pending_.push_back(Pending{tag, event, program_->DelayedIndex(&action), reaction});
+        pending_.push_back(Pending{tag, event, &action, reaction});
         return;
       }
       case ReactionAction::Op::kCancel: {

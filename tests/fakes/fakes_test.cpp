@@ -130,7 +130,7 @@ TEST_F(FakesTest, TearDownFailsOnAViolationTheTestDidNotTake) {
 }
 
 // The generated header clears must-be-zero bits on write, so code written
-// with it cannot trip the rule; only a raw write can (README, driver tests).
+// with it cannot trip the rule; only a raw write can (docs/driver-tests.md).
 TEST_F(FakesTest, GeneratedHeadersCannotWriteMustBeZeroBits) {
   regs::hsw::OASTATUS2::FromValue(0x21).WriteTo(bus("mmio"));
   EXPECT_THAT(device(), Wrote("OASTATUS2", 0x1));

@@ -1,5 +1,5 @@
 // `regemu coverage merge -o OUT FILE...` and `regemu coverage report
-// FILE... [--json]` (README.md "Coverage") on coverage files written here
+// FILE... [--json]` (docs/coverage.md) on coverage files written here
 // in the documented format: the table, the JSON, merging files and
 // folders, and bad input (exit 1, each bad file named) and usage (exit 2).
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // What main.cpp decides itself: an unknown subcommand is a usage error that
-// names the nearest subcommand, and `regemu run --help` points at the README
+// names the nearest subcommand, and `regemu run --help` points at the script language page (docs/scripts.md)
 // where it is installed beside the tool, else at the source tree's.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -32,26 +32,26 @@ TEST(RegemuMainCli, AnUnknownSubcommandSuggestsTheNearest) {
   EXPECT_THAT(far.err, Not(HasSubstr("did you mean")));
 }
 
-TEST(RegemuMainCli, RunHelpNamesTheSourceReadmeFromTheBuildTree) {
+TEST(RegemuMainCli, RunHelpNamesTheSourceScriptsPageFromTheBuildTree) {
   CliResult r = RunRegemu("run --help");
   ASSERT_EQ(r.exit_code, 0);
-  EXPECT_THAT(r.out, HasSubstr("(" + std::string(REGEMU_SOURCE_DIR) + "/README.md, section `regemu run`)"));
+  EXPECT_THAT(r.out, HasSubstr("(the language: " + std::string(REGEMU_SOURCE_DIR) + "/docs/scripts.md)"));
 }
 
-// A copy of the tool in PREFIX/bin finds PREFIX/share/doc/regemu/README.md.
-TEST(RegemuMainCli, RunHelpNamesTheInstalledReadme) {
+// A copy of the tool in PREFIX/bin finds PREFIX/share/doc/regemu/docs/scripts.md.
+TEST(RegemuMainCli, RunHelpNamesTheInstalledScriptsPage) {
   fs::path prefix = fs::temp_directory_path() / ("regemu_main_cli_prefix_" + std::to_string(getpid()));
   fs::remove_all(prefix);
   fs::create_directories(prefix / "bin");
-  fs::create_directories(prefix / "share/doc/regemu");
+  fs::create_directories(prefix / "share/doc/regemu/docs");
   fs::copy_file(REGEMU_BINARY, prefix / "bin/regemu");
   std::string regemu = "'" + (prefix / "bin/regemu").string() + "'";
 
   CliResult without = RunShell(regemu + " run --help");
-  EXPECT_THAT(without.out, HasSubstr(std::string(REGEMU_SOURCE_DIR) + "/README.md"));
-  std::ofstream(prefix / "share/doc/regemu/README.md") << "# regemu\n";
+  EXPECT_THAT(without.out, HasSubstr(std::string(REGEMU_SOURCE_DIR) + "/docs/scripts.md"));
+  std::ofstream(prefix / "share/doc/regemu/docs/scripts.md") << "# Scripts\n";
   CliResult with = RunShell(regemu + " run --help");
-  EXPECT_THAT(with.out, HasSubstr("(" + (prefix / "share/doc/regemu/README.md").string() + ", section `regemu run`)"));
+  EXPECT_THAT(with.out, HasSubstr("(the language: " + (prefix / "share/doc/regemu/docs/scripts.md").string() + ")"));
   fs::remove_all(prefix);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // `regemu coverage merge -o OUT FILE...` and `regemu coverage report
 // FILE... [--json]`: the coverage files test processes wrote
-// (REGEMU_COVERAGE, README.md "Coverage"), combined. A FILE may be a
+// (REGEMU_COVERAGE, docs/coverage.md), combined. A FILE may be a
 // folder: every *.json file directly in it.
 
 #include <iosfwd>

@@ -2,7 +2,7 @@
 // What `regemu coverage report` prints: per model, registers read and
 // written, fields changed, policy effects, each behaviour's points by
 // group, and violations; as a table for people or as JSON for scripts
-// (the schema is in README.md "Coverage").
+// (the schema is in docs/coverage.md).
 
 #include <iosfwd>
 

@@ -28,18 +28,18 @@
 
 namespace {
 
-// The README that documents the script language: the installed copy next to
-// this executable (<prefix>/bin/regemu, <prefix>/share/doc/regemu/README.md)
+// The page that documents the script language: the installed copy next to
+// this executable (<prefix>/bin/regemu, <prefix>/share/doc/regemu/docs/scripts.md)
 // when there is one, else the source tree's that built it.
-std::string ReadmePath() {
+std::string ScriptsPagePath() {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    fs::path installed = (exe.parent_path() / REGEMU_README_FROM_BINDIR).lexically_normal();
+    fs::path installed = (exe.parent_path() / REGEMU_SCRIPTS_PAGE_FROM_BINDIR).lexically_normal();
     if (fs::is_regular_file(installed, ec)) return installed.string();
   }
-  return REGEMU_SOURCE_README;
+  return REGEMU_SOURCE_SCRIPTS_PAGE;
 }
 
 // CLI11 calls an unknown subcommand an unexpected argument; say what it is
@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("DB", run.database, "A database file or a device folder holding device.yaml")->required();
   run_cmd
       ->add_option("SCRIPT", run.script,
-                   "The script, one command per line; - reads stdin (" + ReadmePath() + ", section `regemu run`)")
+                   "The script, one command per line; - reads stdin (the language: " + ScriptsPagePath() + ")")
       ->required();
   run_cmd->add_flag("--lenient", run.lenient,
                     "Record violations without failing (default: strict, an unannounced violation fails)");
