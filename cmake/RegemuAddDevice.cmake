@@ -1,4 +1,8 @@
-# regemu_add_device(NAME <name> DB <database file or device folder> [NO_CHECK] [GENERATED])
+# regemu_add_device(NAME <name> DB <database file or device folder> [NO_CHECK] [GENERATED]
+#                   [PREFIX <C macro prefix>])
+#
+# PREFIX: what the C header's macros start with (`regemu header --prefix`),
+# over the database's `c_prefix:`; by default the device name in upper case.
 #
 # GENERATED: DB is a root file that a custom command of the same directory
 # writes (a converted database), so it need not exist at configure time.
@@ -18,7 +22,7 @@
 # the regemu::hwreg target, whichever tree they come from.
 
 function(regemu_add_device)
-  cmake_parse_arguments(ARG "NO_CHECK;GENERATED" "NAME;DB" "" ${ARGN})
+  cmake_parse_arguments(ARG "NO_CHECK;GENERATED" "NAME;DB;PREFIX" "" ${ARGN})
   if(NOT ARG_NAME OR NOT ARG_DB)
     message(FATAL_ERROR "regemu_add_device: NAME and DB are required")
   endif()
@@ -47,6 +51,10 @@ function(regemu_add_device)
   if(ARG_NO_CHECK)
     set(no_check --no-check)
   endif()
+  set(prefix)
+  if(ARG_PREFIX)
+    set(prefix --prefix ${ARG_PREFIX})
+  endif()
   get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
 
   set(out ${CMAKE_CURRENT_BINARY_DIR}/regemu_regs/${ARG_NAME})
@@ -63,7 +71,7 @@ function(regemu_add_device)
     VERBATIM)
   add_custom_command(
     OUTPUT ${h} ${c_selftest}
-    COMMAND $<TARGET_FILE:${tool}> header ${db} --lang c -o ${h} --selftest ${c_selftest} ${no_check}
+    COMMAND $<TARGET_FILE:${tool}> header ${db} --lang c -o ${h} --selftest ${c_selftest} ${no_check} ${prefix}
     DEPENDS ${tool_dependency} ${deps}
     COMMENT "regemu header: ${ARG_NAME}.h"
     VERBATIM)

@@ -6,9 +6,9 @@
 # only as "regemu/...": include/regemu/{regdb,emulator,emulator/trap,fakes}/ and
 # include/regemu/{regemu.h,iomem.h,hwreg.hpp,reg_bits.h}), the `regemu` tool,
 # the shipped databases under share/regemu/yaml, the docs the tool's --help
-# points at and the user guide (docs/) under share/doc/regemu, the examples
-# a driver project builds from (a behaviour kind of its own:
-# share/regemu/examples/nvme_plugin), and
+# points at, LICENSE, CHANGELOG.md, CONTRIBUTING.md and the user guide
+# (docs/) under share/doc/regemu, the examples a driver project builds from
+# (a behaviour kind of its own: share/regemu/examples/nvme_plugin), and
 # the package files: regemuConfig.cmake (with regemu_add_device,
 # regemu_add_plugin, regemu_DATABASE_DIR and regemu_EXAMPLES_DIR) and
 # regemu.pc (with the variables yamldir and docdir).
@@ -37,7 +37,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/yaml/ DESTINATION ${REGEMU_INSTALL_YAML_
 # build file of regemu's own build (tests/consumer shows a project's).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/nvme_plugin DESTINATION ${REGEMU_INSTALL_EXAMPLES_DIR}
   PATTERN CMakeLists.txt EXCLUDE)
-install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The license (Apache-2.0 asks that it travel with the work), what changed,
+# and how to contribute, beside the README.
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CHANGELOG.md
+  ${PROJECT_SOURCE_DIR}/CONTRIBUTING.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/emulator/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME emulator.md)
 # The user guide beside the README, as docs/ so that the README's links
 # (docs/cli.md) work in the install too; the tutorial's files come with it

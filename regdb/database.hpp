@@ -239,6 +239,8 @@ struct Database {
   std::string doc;
   std::string ref;
   SourceLoc loc;
+  // `c_prefix:`, the start of every C header macro; empty: DEVICE_.
+  std::string c_prefix;
   std::vector<Space> spaces;
   std::vector<Register> registers;
   std::vector<Range> ranges;

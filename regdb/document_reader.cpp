@@ -5,13 +5,14 @@
 #include <limits>
 
 #include "regemu/regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/block_overrides.hpp"
 #include "regemu/regdb/register_reader.hpp"
 
 namespace regemu::regdb {
 namespace {
 
-constexpr std::array<std::string_view, 9> kTopKeys{"device", "doc",    "ref",    "include",   "spaces",
-                                                   "registers", "blocks", "ranges", "behaviours"};
+constexpr std::array<std::string_view, 10> kTopKeys{"device", "doc",    "ref",    "include",   "spaces",
+                                                    "registers", "blocks", "ranges", "behaviours", "c_prefix"};
 constexpr std::array<std::string_view, 8> kSpaceKeys{"name",      "kind",    "size", "widths",
                                                       "alignment", "unclaimed", "pci_bar", "doc"};
 constexpr std::array<std::string_view, 6> kBlockKeys{"name", "space", "instances", "registers", "doc", "ref"};
@@ -91,9 +92,15 @@ class DocumentReader {
       }
       if (const YamlNode* doc = document.Find("doc")) db_.doc = reader_.Text(*doc, "doc").value_or("");
       if (const YamlNode* ref = document.Find("ref")) db_.ref = reader_.Text(*ref, "ref").value_or("");
+      if (const YamlNode* prefix = document.Find("c_prefix")) {
+        db_.c_prefix = reader_.Identifier(*prefix, "C prefix").value_or("");
+      }
     } else if (device) {
       reader_.Error(*device, "'device' belongs in the root file only; an included file adds to the device")
           .notes.push_back({db_.loc, "the device is named here"});
+    }
+    if (const YamlNode* prefix = document.Find("c_prefix"); prefix && !context_.is_root) {
+      reader_.Error(*prefix, "'c_prefix' belongs in the root file only, beside 'device'");
     }
     file_ref_ = db_.ref;
     if (const YamlNode* ref = document.Find("ref")) file_ref_ = reader_.Text(*ref, "ref").value_or(db_.ref);
@@ -173,9 +180,11 @@ class DocumentReader {
                                     DescribeKind(instances->kind));
       return;
     }
+    std::vector<std::vector<ResetOverride>> overrides;  // one list per instance
     for (size_t i = 0; i < instances->MapSize(); ++i) {
       auto instance = reader_.Identifier(instances->MapKey(i), "block instance name");
-      auto base = reader_.Unsigned(instances->MapValue(i), "block instance base");
+      std::vector<ResetOverride> instance_overrides;
+      auto base = ReadBlockInstance(instances->MapValue(i), instance_overrides, reader_);
       if (!instance || !base) continue;
       bool duplicate = false;
       for (const BlockInstance& previous : block.instances) {
@@ -186,7 +195,9 @@ class DocumentReader {
           duplicate = true;
         }
       }
-      if (!duplicate) block.instances.push_back({*instance, *base, instances->MapKey(i).loc});
+      if (duplicate) continue;
+      block.instances.push_back({*instance, *base, instances->MapKey(i).loc});
+      overrides.push_back(std::move(instance_overrides));
     }
     if (block.instances.empty()) reader_.Error(*instances, "block '" + block.name + "' has no instances");
 
@@ -205,10 +216,15 @@ class DocumentReader {
           !target.empty() && std::any_of(templates.begin(), templates.end(),
                                          [&](const RegisterTemplate& other) { return other.reg.name == target; });
     }
-    for (const BlockInstance& instance : block.instances) {
+    for (std::vector<ResetOverride>& list : overrides) KeepKnownOverrides(list, templates, block.name, reader_);
+    for (size_t k = 0; k < block.instances.size(); ++k) {
+      const BlockInstance& instance = block.instances[k];
       BlockOrigin origin{block.name, instance.name, instance.base, {}};
       for (const RegisterTemplate& templ : templates) {
-        if (!ExpandRegister(templ, instance.base, origin, context_.max_registers, db_.registers, reader_)) return;
+        if (!ExpandRegister(WithOverrides(templ, overrides[k]), instance.base, origin, context_.max_registers,
+                            db_.registers, reader_)) {
+          return;
+        }
       }
     }
     db_.blocks.push_back(std::move(block));

@@ -131,6 +131,8 @@ LoadedDatabase LoadDatabase(const fs::path& path, const LoadOptions& options) {
 LoadedDatabase LoadAndCheck(const fs::path& path, const LoadOptions& options) {
   LoadedDatabase out = LoadDatabase(path, options);
   CheckDatabase(out.database, out.diagnostics);
+  // Every warning is in only now (behaviour kinds warn at check time).
+  out.diagnostics.SettleAcknowledgements();
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <variant>
 #include <vector>
 
+#include "regemu/regdb/acknowledgements.hpp"
 #include "regemu/regdb/spelling.hpp"
 
 namespace regemu::regdb {
@@ -36,7 +37,8 @@ bool SchemaReader::ExpectMap(const YamlNode& node, std::string_view what, std::s
       Error(key, "expected a key name in " + std::string(what) + ", got " + DescribeKind(key.kind));
       continue;
     }
-    if (std::find(allowed.begin(), allowed.end(), key.text) == allowed.end()) {
+    // `acknowledge` is a key of every checked mapping (acknowledgements.hpp).
+    if (key.text != kAcknowledgeKey && std::find(allowed.begin(), allowed.end(), key.text) == allowed.end()) {
       std::string known;
       for (std::string_view k : allowed) known += (known.empty() ? "" : ", ") + std::string(k);
       Error(key, "unknown key '" + key.text + "' in " + std::string(what) + DidYouMean(key.text, allowed) +
@@ -50,6 +52,9 @@ bool SchemaReader::ExpectMap(const YamlNode& node, std::string_view what, std::s
         break;
       }
     }
+  }
+  if (const YamlNode* acknowledgements = node.Find(kAcknowledgeKey)) {
+    ReadAcknowledgements(node, *acknowledgements, *this);
   }
   return true;
 }

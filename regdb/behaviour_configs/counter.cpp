@@ -18,26 +18,30 @@ constexpr std::array<std::string_view, 10> kKeys{"kind",      "name",   "registe
 constexpr std::array<std::string_view, 7> kComparatorKeys{"name",     "register", "set",   "signal",
                                                           "periodic", "period_register", "width"};
 
-// A counter changes its bits behind the driver's back: unless they are `hw`,
-// the driver's own writes would race it and generated headers would not
-// mark the register volatile. Legal, but almost always a slip.
+// A counter changes its bits behind the driver's back: unless they are `hw`
+// or marked `volatile: true`, the driver's own writes would race it and
+// generated headers would not mark the register volatile. Legal, but almost
+// always a slip. `volatile: true` on a writable counter says the author knows
+// (HPET's main counter, written while halted), so it draws no warning; `hw`
+// implies volatile, so only the flag needs looking at.
 void WarnUnlessHardwareDriven(const BehaviourSpec& spec, const Register& reg, const Field* field,
                               SchemaReader& reader) {
   auto warn = [&](std::string_view what, Access access) {
-    reader.diagnostics().Warning(spec.yaml.Find(field ? "field" : "register")->loc,
+    reader.diagnostics().Warning(WarningCode::kCounterNotVolatile, spec.yaml.Find(field ? "field" : "register")->loc,
                                  "counter behaviour '" + spec.name + "' drives " + std::string(what) +
                                      ", whose access is '" + std::string(AccessName(access)) +
-                                     "', not 'hw': the driver's writes race the counter and headers do not "
-                                     "mark it volatile");
+                                     "', not 'hw', and which is not 'volatile: true': the driver's writes race "
+                                     "the counter and headers do not mark it volatile");
   };
+  if (reg.is_volatile) return;
   if (field) {
-    if (field->access != Access::kHw) warn(reg.name + "." + field->name, field->access);
+    if (!field->is_volatile) warn(reg.name + "." + field->name, field->access);
     return;
   }
   uint64_t covered = 0;
   for (const Field& each : reg.fields) {
     covered |= each.mask();
-    if (each.access != Access::kHw && each.access != Access::kRsvd) {
+    if (!each.is_volatile && each.access != Access::kRsvd) {
       warn(reg.name + "." + each.name, each.access);
       return;
     }

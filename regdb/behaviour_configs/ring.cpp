@@ -387,8 +387,9 @@ class RingChecker {
       if (const YamlNode* writes = item.Find("writes")) ok = ReadWrites(*writes, scope, what, command.writes) && ok;
       if (!ok) continue;
       if (catch_all) {
-        reader_.diagnostics().Warning(name->loc, what + " never runs: command '" + *catch_all +
-                                                     "' before it has no `when:` and takes every entry");
+        reader_.diagnostics().Warning(WarningCode::kRingCommandUnreachable, name->loc,
+                                      what + " never runs: command '" + *catch_all +
+                                          "' before it has no `when:` and takes every entry");
       }
       if (!command.when && !catch_all) catch_all = command.name;
       config_->commands.push_back(std::move(command));

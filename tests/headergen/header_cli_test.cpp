@@ -17,6 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::EndsWith;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 struct RunResult {
@@ -155,6 +156,71 @@ TEST_F(RegemuHeaderCli, CHeaderGivesEachRegistersSpace) {
   RunResult icl = Regemu("header --lang c -o - yaml/icl");
   EXPECT_THAT(icl.out, HasSubstr("#define ICL_PCICMD_SPACE \"config\"\n"));
   EXPECT_THAT(icl.out, HasSubstr("#define ICL_GEN11_GFX_MSTR_IRQ_SPACE \"mmio\"\n"));
+}
+
+// The C macros' prefix (a driver's own headers, Linux's among them, already
+// use NVME_...): the database's `c_prefix`, which `--prefix` overrides. The
+// header and its self-test compile, and beside a driver's own NVME_CSTS_RDY.
+constexpr const char* kPrefixedDatabase =
+    "device: nvme\n"
+    "c_prefix: EMU_NVME\n"
+    "spaces: [{name: mmio, kind: mmio, size: 0x100}]\n"
+    "registers:\n"
+    "  - {name: CSTS, space: mmio, offset: 0x1c, fields: [{name: RDY, bits: 0, access: ro}]}\n"
+    "blocks:\n"
+    "  - name: Q\n"
+    "    space: mmio\n"
+    "    instances: {SQ0: 0x40, CQ0: 0x44}\n"
+    "    registers: [{name: DB, offset: 0, width: 32}]\n";
+
+TEST_F(RegemuHeaderCli, CPrefixFromTheDatabaseStartsEveryMacro) {
+  fs::path db = Write("nvme.yaml", kPrefixedDatabase);
+  fs::path h = dir_ / "nvme.h";
+  fs::path selftest = dir_ / "nvme_selftest.c";
+  RunResult r = Regemu("header --lang c '" + db.string() + "' -o '" + h.string() + "' --selftest '" +
+                       selftest.string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string text = Slurp(h);
+  EXPECT_THAT(text, HasSubstr("#define EMU_NVME_CSTS_RDY REGEMU_BIT(0)\n"));
+  EXPECT_THAT(text, HasSubstr("#define EMU_NVME_Q_SQ0_BASE "));
+  EXPECT_THAT(text, Not(HasSubstr("#define NVME_")));
+  ASSERT_EQ(CompileC(selftest).exit_code, 0);
+  EXPECT_EQ(Shell("'" + (dir_ / "selftest_c").string() + "'").exit_code, 0);
+  // A driver with its own NVME_CSTS_RDY (as Linux's include/linux/nvme.h)
+  // includes the header without a clash.
+  fs::path driver = Write("driver.c",
+                          "#define NVME_CSTS_RDY (1 << 0)\n"
+                          "#include \"nvme.h\"\n"
+                          "int main(void) { return (int)(EMU_NVME_CSTS_RDY - NVME_CSTS_RDY); }\n");
+  RunResult compiled = CompileC(driver);
+  ASSERT_EQ(compiled.exit_code, 0) << compiled.err;
+  EXPECT_EQ(Shell("'" + (dir_ / "selftest_c").string() + "'").exit_code, 0);  // the driver: the two bits agree
+}
+
+TEST_F(RegemuHeaderCli, PrefixOnTheCommandLineWinsOverTheDatabase) {
+  fs::path db = Write("nvme.yaml", kPrefixedDatabase);
+  fs::path h = dir_ / "nvme.h";
+  fs::path selftest = dir_ / "nvme_selftest.c";
+  RunResult r = Regemu("header --lang c --prefix REGEMU_NVME '" + db.string() + "' -o '" + h.string() +
+                       "' --selftest '" + selftest.string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(Slurp(h), HasSubstr("#define REGEMU_NVME_CSTS_RDY REGEMU_BIT(0)\n"));
+  EXPECT_THAT(Slurp(h), Not(HasSubstr("#define EMU_NVME")));
+  RunResult compiled = CompileC(selftest);
+  ASSERT_EQ(compiled.exit_code, 0) << compiled.err;
+  EXPECT_EQ(Shell("'" + (dir_ / "selftest_c").string() + "'").exit_code, 0);
+  // Without either, the device name, as before.
+  EXPECT_THAT(Regemu("header --lang c -o - yaml/nvme").out, HasSubstr("#define NVME_CSTS_RDY "));
+}
+
+TEST_F(RegemuHeaderCli, APrefixThatIsNotAnIdentifierIsRejected) {
+  RunResult r = Regemu("header --lang c --prefix 9X yaml/nvme -o '" + (dir_ / "x.h").string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--prefix '9X' is not a C identifier"));
+  fs::path db = Write("bad.yaml", "device: d\nc_prefix: 1ST\n");
+  RunResult check = Regemu("check '" + db.string() + "'");
+  EXPECT_EQ(check.exit_code, 1);
+  EXPECT_THAT(check.err, HasSubstr(db.string() + ":2:11: error: C prefix '1ST' is not a C identifier"));
 }
 
 TEST_F(RegemuHeaderCli, UsageErrorsExitTwo) {

@@ -113,6 +113,42 @@ TEST(CounterCheckTest, AWritableCounterWithoutEnableIsAWarning) {
       << Rendered(loaded);
 }
 
+// `volatile: true` says hardware changes the value behind the driver's back,
+// which is what the warning asks for: a writable counter so marked (the whole
+// register, or the field the counter drives) is clean; the same counter on a
+// register or field that is not volatile is still warned about.
+TEST(CounterCheckTest, AWritableCounterMarkedVolatileIsNotAWarning) {
+  LoadedDatabase loaded = CheckYaml(R"(device: d
+spaces: [{name: mmio, kind: mmio, size: 0x100}]
+registers:
+  - {name: CNT, space: mmio, offset: 0x0, width: 64, access: rw, volatile: true}
+  - {name: CTL, space: mmio, offset: 0x8, fields: [{name: COUNT, bits: "15:0", access: rw, volatile: true}]}
+  - {name: CNT_FIELDS, space: mmio, offset: 0x10, volatile: true, fields: [{name: LOW, bits: "15:0", access: rw}]}
+behaviours:
+  - {kind: counter, name: whole, register: CNT, period: 1ns}
+  - {kind: counter, name: part, register: CTL, field: COUNT, period: 1ns}
+  - {kind: counter, name: fields, register: CNT_FIELDS, period: 1ns}
+)");
+  EXPECT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
+}
+
+TEST(CounterCheckTest, AWritableCounterNotMarkedVolatileIsAWarning) {
+  LoadedDatabase loaded = CheckYaml(R"(device: d
+spaces: [{name: mmio, kind: mmio, size: 0x100}]
+registers:
+  - {name: CNT, space: mmio, offset: 0x0, width: 64, access: rw, volatile: false}
+  - {name: CTL, space: mmio, offset: 0x8, fields: [{name: COUNT, bits: "15:0", access: rw}]}
+behaviours:
+  - {kind: counter, name: whole, register: CNT, period: 1ns}
+  - {kind: counter, name: part, register: CTL, field: COUNT, period: 1ns}
+)");
+  EXPECT_THAT(loaded.diagnostics.all(),
+              ElementsAre(WarningAt(7, 44, HasSubstr("drives CNT, whose access is 'rw', not 'hw', and which is not "
+                                                     "'volatile: true'")),
+                          WarningAt(8, 55, HasSubstr("drives CTL.COUNT, whose access is 'rw'"))))
+      << Rendered(loaded);
+}
+
 TEST(CounterCheckTest, PeriodAndFrequencyTogetherAreAnError) {
   LoadedDatabase loaded = Check(R"(  - kind: counter
     register: TS

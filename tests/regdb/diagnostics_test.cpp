@@ -174,13 +174,13 @@ TEST(DiagnosticsTest, ErrorsPastTheLimitAreCountedNotStored) {
 
 TEST(DiagnosticsTest, WarningsAreNotLimitedAndAreNotErrors) {
   Diagnostics diagnostics(1);
-  diagnostics.Warning({1, 1, 1}, "w1");
-  diagnostics.Warning({1, 2, 1}, "w2");
+  diagnostics.Warning(WarningCode::kCounterNotVolatile, {1, 1, 1}, "w1");
+  diagnostics.Warning(WarningCode::kCounterNotVolatile, {1, 2, 1}, "w2");
   EXPECT_FALSE(diagnostics.has_errors());
   EXPECT_EQ(diagnostics.warning_count(), 2u);
   diagnostics.Error({1, 3, 1}, "e1");
   diagnostics.Error({1, 4, 1}, "e2");
-  diagnostics.Warning({1, 5, 1}, "w3");
+  diagnostics.Warning(WarningCode::kCounterNotVolatile, {1, 5, 1}, "w3");
   EXPECT_THAT(diagnostics.all(), SizeIs(4));  // w1, w2, e1, w3
   EXPECT_EQ(diagnostics.all()[3].message, "w3");
   EXPECT_EQ(diagnostics.error_count(), 2u);

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 
 #include "tests/tools/cli_support.hpp"
@@ -53,6 +54,20 @@ TEST(RegemuMainCli, RunHelpNamesTheInstalledScriptsPage) {
   CliResult with = RunShell(regemu + " run --help");
   EXPECT_THAT(with.out, HasSubstr("(the language: " + (prefix / "share/doc/regemu/docs/scripts.md").string() + ")"));
   fs::remove_all(prefix);
+}
+
+// The version is written once, in CMakeLists.txt's project(); the tool and
+// the changelog say the same.
+TEST(RegemuMainCli, VersionIsTheProjectVersion) {
+  std::string cmake = regemu::testing_support::Slurp(fs::path(REGEMU_SOURCE_DIR) / "CMakeLists.txt");
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(cmake, match, std::regex(R"(project\(regemu VERSION ([0-9]+\.[0-9]+\.[0-9]+))")));
+  const std::string version = match[1];
+  CliResult r = RunRegemu("--version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "regemu " + version + "\n");
+  EXPECT_THAT(regemu::testing_support::Slurp(fs::path(REGEMU_SOURCE_DIR) / "CHANGELOG.md"),
+              HasSubstr("\n## [" + version + "]"));
 }
 
 }  // namespace

@@ -60,6 +60,7 @@ bool IsDeviceState(const regdb::Database& db, const regdb::Register& reg) {
 DeviceView BuildDeviceView(const regdb::Database& db) {
   DeviceView view;
   view.db = &db;
+  view.c_prefix = (db.c_prefix.empty() ? Upper(db.device) : db.c_prefix) + "_";
   std::set<std::string> top_names;
   for (const regdb::Register& reg : db.registers) {
     if (!reg.block && !reg.array) top_names.insert(reg.name);

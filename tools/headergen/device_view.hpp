@@ -42,6 +42,9 @@ struct PlacedRegister {
 
 struct DeviceView {
   const regdb::Database* db = nullptr;
+  // What every C macro starts with: `--prefix`, else the database's
+  // `c_prefix`, else the device name, in each case followed by `_`.
+  std::string c_prefix;
   std::vector<RegisterView> registers;  // outside blocks, in database order
   std::vector<BlockView> blocks;
   std::vector<PlacedRegister> placed;  // every expanded register, sorted by space then offset

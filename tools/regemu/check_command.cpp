@@ -29,6 +29,11 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
       continue;
     }
     err << regdb::FormatDiagnostics(loaded.sources, loaded.diagnostics);
+    // The diagnostics go out before the summary on the other stream, whatever
+    // either is attached to (terminal, pipe, file): flushing both here keeps
+    // the order of a run's lines when they are read together (2>&1).
+    err.flush();
+    out << regdb::FormatAcknowledged(loaded.sources, loaded.diagnostics);
     const regdb::Database& db = loaded.database;
     if (loaded.diagnostics.has_errors()) {
       out << path << ": " << loaded.diagnostics.error_count() << " error(s)\n";
@@ -37,6 +42,7 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
           << db.registers.size() << " register(s), " << db.ranges.size() << " range(s), " << db.behaviours.size()
           << " behaviour(s)\n";
     }
+    out.flush();
   }
   if (options.json) out << nlohmann::json{{"databases", reports}}.dump(2) << "\n";
   return all_clean ? 0 : 1;

@@ -30,6 +30,7 @@ nlohmann::json DatabaseReportJson(const std::string& path, const regdb::LoadedDa
   for (const regdb::Diagnostic& d : loaded.diagnostics.all()) {
     nlohmann::json item = LocationJson(loaded.sources, d.loc);
     item["severity"] = regdb::SeverityName(d.severity);
+    if (d.code) item["code"] = regdb::WarningCodeName(*d.code);
     item["message"] = d.message;
     nlohmann::json notes = nlohmann::json::array();
     for (const regdb::Note& note : d.notes) {
@@ -41,6 +42,16 @@ nlohmann::json DatabaseReportJson(const std::string& path, const regdb::LoadedDa
     list.push_back(std::move(item));
   }
   report["diagnostics"] = std::move(list);
+  nlohmann::json acknowledged = nlohmann::json::array();
+  for (const regdb::AcknowledgedWarning& a : loaded.diagnostics.acknowledged()) {
+    nlohmann::json item = LocationJson(loaded.sources, a.warning.loc);
+    if (a.warning.code) item["code"] = regdb::WarningCodeName(*a.warning.code);
+    item["message"] = a.warning.message;
+    item["reason"] = a.reason;
+    item["acknowledged_at"] = LocationJson(loaded.sources, a.acknowledged_at);
+    acknowledged.push_back(std::move(item));
+  }
+  report["acknowledged"] = std::move(acknowledged);
   return report;
 }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "regemu/regdb/loader.hpp"
+#include "regemu/regdb/schema_reader.hpp"
 #include "tools/headergen/backends.hpp"
 
 namespace regemu::tools {
@@ -67,7 +68,13 @@ int RunHeader(const HeaderOptions& options, std::ostream& out, std::ostream& err
     return 1;
   }
 
+  if (!options.prefix.empty() && !regdb::IsIdentifier(options.prefix)) {
+    err << "regemu header: --prefix '" << options.prefix
+        << "' is not a C identifier (letters, digits and '_', not starting with a digit)\n";
+    return 2;
+  }
   headergen::DeviceView view = headergen::BuildDeviceView(loaded.database);
+  if (!options.prefix.empty()) view.c_prefix = options.prefix + "_";
   std::ostringstream header;
   bool cpp = options.lang == "c++";
   if (cpp) {

@@ -156,6 +156,9 @@ int main(int argc, char** argv) {
   header_cmd->add_option("--selftest", header.selftest, "Also write the header's self-test source to this file");
   header_cmd->add_flag("--no-check", header.no_check,
                        "Generate even when the checker rejects the database (to see the self-test fail)");
+  header_cmd->add_option("--prefix", header.prefix,
+                         "Start of every C macro, before '_' (default: the database's c_prefix, else the device "
+                         "name in upper case)");
 
   regemu::tools::ShowOptions show;
   CLI::App* show_cmd =
