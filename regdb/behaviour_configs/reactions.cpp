@@ -18,7 +18,6 @@ namespace {
 constexpr std::array<std::string_view, 5> kKeys{"kind", "name", "ref", "reactions", "rules"};
 constexpr std::array<std::string_view, 7> kReactionKeys{"name", "on", "when", "do", "violation", "doc", "ref"};
 constexpr std::array<std::string_view, 7> kRuleKeys{"name", "on", "when", "violation", "kind", "doc", "ref"};
-constexpr std::array<std::string_view, 3> kEventKeys{"event", "args", "to"};
 constexpr std::array<std::string_view, 10> kActionKeys{"set",       "after", "do",  "cancel", "violation",
                                                        "kind",      "ref",   "message", "write_memory", "doc"};
 constexpr std::array<std::string_view, 2> kMessageKeys{"address", "data"};
