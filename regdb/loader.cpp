@@ -109,7 +109,6 @@ class Loader {
     if (!document) return;
 
     const YamlNode* changes = document->IsMap() ? document->Find("changes") : nullptr;
-    if (changes) overlay_changes_.push_back(*changes);
     overlay_root_ = overlay_root_ || (is_root && changes != nullptr);
     DocumentContext context{is_root, options_.max_registers, overlay_root_};
     std::vector<IncludeRequest> includes = ReadDocument(*document, context, out_.database, reader_);
@@ -118,11 +117,13 @@ class Loader {
       LoadFile(path.parent_path() / include.path, /*is_root=*/false, include.loc);
     }
     stack_.pop_back();
+    // After the includes' own: an overlay of an overlay has the last word.
+    if (changes) overlay_changes_.push_back(*changes);
   }
 
   const LoadOptions& options_;
   LoadedDatabase& out_;
-  std::vector<YamlNode> overlay_changes_;  // each file's `changes:`, in load order
+  std::vector<YamlNode> overlay_changes_;  // each file's `changes:`, a file's after its includes'
   bool overlay_root_ = false;  // the root file has `changes`
   SchemaReader reader_;
   std::vector<StackEntry> stack_;
@@ -137,7 +138,7 @@ LoadedDatabase LoadDatabase(const fs::path& path, const LoadOptions& options) {
   Loader loader(options, out);
   loader.LoadRoot(path);
   if (loader.overlay_lacks_device()) {
-    out.diagnostics.Error(loader.overlay_changes().front().loc,
+    out.diagnostics.Error(loader.overlay_changes().back().loc,  // the root file's, applied last
                           "the overlay names no device and includes no file that does: include the imported "
                           "device.yaml, or give 'device'");
   }

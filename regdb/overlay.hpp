@@ -14,7 +14,8 @@
 
 namespace regemu::regdb {
 
-// `changes`: each file's `changes:` node, in load order.
+// `changes`: each file's `changes:` node, a file's after those of the files
+// it includes, applied in that order.
 void ApplyOverlayChanges(const std::vector<YamlNode>& changes, Database& database, Diagnostics& diagnostics);
 
 }  // namespace regemu::regdb

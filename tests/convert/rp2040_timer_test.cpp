@@ -209,7 +209,9 @@ TEST_F(Rp2040Timer, WritingTimelwThenTimehwSetsTheTime) {
 TEST_F(Rp2040Timer, PauseStopsTheCounter) {
   PicoTimer timer(bus("bus"));
   dev_->Advance(10 * kUs);
-  bus("bus").Write32(At<regs::PAUSE>(), 1u /* PAUSE.PAUSE: the header cannot name a field called as its register (PAUSE::PAUSE is the constructor) */);
+  // PAUSE.PAUSE, bit 0: the C++ header cannot name a field called as its
+  // register (regs::PAUSE::PAUSE is the constructor).
+  bus("bus").Write32(At<regs::PAUSE>(), 1u);
   dev_->Advance(1000 * kUs);
   EXPECT_EQ(timer.TimeUs64(), 10u);
   bus("bus").Write32(At<regs::PAUSE>(), 0);

@@ -130,6 +130,30 @@ changes:
   EXPECT_EQ(Reg(loaded, "CTRL").reset, 0u);  // MODE's reset went with it
 }
 
+TEST(OverlayTest, MakesARegisterAViewOfAnother) {
+  LoadedDatabase loaded = CheckOverlay(R"(include: [import/device.yaml]
+changes:
+  - {register: SPARE, view_of: STATUS}
+)");
+  ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+  EXPECT_EQ(Reg(loaded, "SPARE").view_of, "STATUS");
+}
+
+// An overlay can itself be included by another: a file's changes apply
+// after those of the files it includes, so the outer one has the last word.
+TEST(OverlayTest, OverlaysStack) {
+  LoadedDatabase loaded = CheckFiles({{"import/device.yaml", kImport},
+                                      {"first.yaml", "include: [import/device.yaml]\nchanges:\n"
+                                                     "  - {register: SPARE, doc: inner}\n"
+                                                     "  - {register: STATUS, doc: inner}\n"},
+                                      {"outer.yaml", "include: [first.yaml]\nchanges:\n"
+                                                     "  - {register: SPARE, doc: outer}\n"}},
+                                     "outer.yaml");
+  ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+  EXPECT_EQ(Reg(loaded, "SPARE").doc, "outer");
+  EXPECT_EQ(Reg(loaded, "STATUS").doc, "inner");
+}
+
 TEST(OverlayTest, BehavioursAndRulesOfTheOverlayNameImportedRegisters) {
   LoadedDatabase loaded = CheckOverlay(R"(include: [import/device.yaml]
 changes:
@@ -140,7 +164,10 @@ behaviours:
     reactions:
       - {name: go, on: {rise: CTRL.EN}, do: [{after: 1us, set: {STATUS.DONE: 1}}]}
     rules:
-      - {name: mode_while_enabled, on: {write: CTRL}, when: "CTRL.EN == 1 && CTRL.MODE == 7", violation: "MODE 7 is reserved"}
+      - name: mode_while_enabled
+        on: {write: CTRL}
+        when: "CTRL.EN == 1 && CTRL.MODE == 7"
+        violation: "MODE 7 is reserved"
 )");
   EXPECT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
   ASSERT_EQ(loaded.database.behaviours.size(), 1u);
@@ -159,8 +186,8 @@ changes: []
 }
 
 TEST(OverlayTest, AFileWithoutChangesStillRefusesAnIncludedDevice) {
-  LoadedDatabase loaded = CheckFiles({{"import/device.yaml", kImport}, {"root.yaml", "device: mine\ninclude: [import/device.yaml]\n"}},
-                                     "root.yaml");
+  LoadedDatabase loaded = CheckFiles(
+      {{"import/device.yaml", kImport}, {"root.yaml", "device: mine\ninclude: [import/device.yaml]\n"}}, "root.yaml");
   EXPECT_THAT(loaded.diagnostics.all(),
               Contains(ErrorAt(1, 9, HasSubstr("'device' belongs in the root file only"))));
 }
