@@ -11,8 +11,8 @@
 namespace regemu::regdb {
 namespace {
 
-constexpr std::array<std::string_view, 10> kTopKeys{"device", "doc",    "ref",    "include",   "spaces",
-                                                    "registers", "blocks", "ranges", "behaviours", "c_prefix"};
+constexpr std::array<std::string_view, 11> kTopKeys{"device",    "doc",    "ref",        "include",  "spaces", "registers",
+                                                    "blocks",    "ranges", "behaviours", "c_prefix", "changes"};
 constexpr std::array<std::string_view, 8> kSpaceKeys{"name",      "kind",    "size", "widths",
                                                       "alignment", "unclaimed", "pci_bar", "doc"};
 constexpr std::array<std::string_view, 6> kBlockKeys{"name", "space", "instances", "registers", "doc", "ref"};
@@ -83,15 +83,23 @@ class DocumentReader {
 
   void ReadHeader(const YamlNode& document) {
     const YamlNode* device = document.Find("device");
-    if (context_.is_root) {
+    // An overlay (a root file with `changes`) may leave the name to the
+    // imported device it includes, or rename it.
+    if (context_.is_root || (device && context_.overlay_root)) {
       if (!device) {
-        reader_.Error(document, "the device file has no 'device' (required: the device's name)");
+        if (!context_.overlay_root) {
+          reader_.Error(document, "the device file has no 'device' (required: the device's name)");
+        }
+      } else if (!db_.device.empty()) {
+        // The overlay's own name stands.
       } else if (auto name = reader_.Identifier(*device, "device name")) {
         db_.device = *name;
         db_.loc = device->loc;
       }
-      if (const YamlNode* doc = document.Find("doc")) db_.doc = reader_.Text(*doc, "doc").value_or("");
-      if (const YamlNode* ref = document.Find("ref")) db_.ref = reader_.Text(*ref, "ref").value_or("");
+      const YamlNode* doc = document.Find("doc");
+      const YamlNode* ref = document.Find("ref");
+      if (doc && db_.doc.empty()) db_.doc = reader_.Text(*doc, "doc").value_or("");
+      if (ref && db_.ref.empty()) db_.ref = reader_.Text(*ref, "ref").value_or("");
       if (const YamlNode* prefix = document.Find("c_prefix")) {
         db_.c_prefix = reader_.Identifier(*prefix, "C prefix").value_or("");
       }

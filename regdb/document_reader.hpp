@@ -20,6 +20,9 @@ struct IncludeRequest {
 struct DocumentContext {
   bool is_root = false;
   size_t max_registers = 1'000'000;  // after expansion, for the whole database
+  // The root file is an overlay (it has `changes`): the included import may
+  // name the device, unless the overlay did (yaml/README.md "Overlays").
+  bool overlay_root = false;
 };
 
 // Appends what `document` declares to `database` and returns its includes.

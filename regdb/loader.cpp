@@ -7,6 +7,7 @@
 
 #include "regemu/regdb/checker.hpp"
 #include "regemu/regdb/document_reader.hpp"
+#include "regemu/regdb/overlay.hpp"
 #include "regemu/regdb/schema_reader.hpp"
 
 namespace regemu::regdb {
@@ -54,6 +55,10 @@ class Loader {
     if (fs::is_directory(given, ec)) root = given / "device.yaml";
     LoadFile(root, /*is_root=*/true, SourceLoc{});
   }
+
+  const std::vector<YamlNode>& overlay_changes() const { return overlay_changes_; }
+  // The root is an overlay without `device` and no included file named one.
+  bool overlay_lacks_device() const { return overlay_root_ && out_.database.device.empty(); }
 
  private:
   struct StackEntry {
@@ -103,17 +108,23 @@ class Loader {
     auto document = ParseYamlFile(out_.sources, file_id, options_.limits, out_.diagnostics);
     if (!document) return;
 
-    DocumentContext context{is_root, options_.max_registers};
+    const YamlNode* changes = document->IsMap() ? document->Find("changes") : nullptr;
+    overlay_root_ = overlay_root_ || (is_root && changes != nullptr);
+    DocumentContext context{is_root, options_.max_registers, overlay_root_};
     std::vector<IncludeRequest> includes = ReadDocument(*document, context, out_.database, reader_);
     stack_.push_back({identity, display, included_at});
     for (const IncludeRequest& include : includes) {
       LoadFile(path.parent_path() / include.path, /*is_root=*/false, include.loc);
     }
     stack_.pop_back();
+    // After the includes' own: an overlay of an overlay has the last word.
+    if (changes) overlay_changes_.push_back(*changes);
   }
 
   const LoadOptions& options_;
   LoadedDatabase& out_;
+  std::vector<YamlNode> overlay_changes_;  // each file's `changes:`, a file's after its includes'
+  bool overlay_root_ = false;  // the root file has `changes`
   SchemaReader reader_;
   std::vector<StackEntry> stack_;
   std::set<std::string> loaded_;
@@ -124,7 +135,14 @@ class Loader {
 
 LoadedDatabase LoadDatabase(const fs::path& path, const LoadOptions& options) {
   LoadedDatabase out{SourceSet{}, Database{}, Diagnostics(options.error_limit)};
-  Loader(options, out).LoadRoot(path);
+  Loader loader(options, out);
+  loader.LoadRoot(path);
+  if (loader.overlay_lacks_device()) {
+    out.diagnostics.Error(loader.overlay_changes().back().loc,  // the root file's, applied last
+                          "the overlay names no device and includes no file that does: include the imported "
+                          "device.yaml, or give 'device'");
+  }
+  ApplyOverlayChanges(loader.overlay_changes(), out.database, out.diagnostics);
   return out;
 }
 

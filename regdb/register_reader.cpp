@@ -19,6 +19,8 @@ constexpr std::array<std::string_view, 3> kArrayKeys{"count", "stride", "start"}
 constexpr std::string_view kIndexPlaceholder = "{n}";
 constexpr uint32_t kMaxArrayCount = 1u << 20;
 
+}  // namespace
+
 std::optional<Access> ReadAccess(const YamlNode& node, SchemaReader& reader) {
   auto text = reader.Text(node, "access policy");
   if (!text) return std::nullopt;
@@ -27,7 +29,7 @@ std::optional<Access> ReadAccess(const YamlNode& node, SchemaReader& reader) {
   return std::nullopt;
 }
 
-std::optional<EnumValue> ReadEnumValue(const YamlNode& node, SchemaReader& reader) {
+static std::optional<EnumValue> ReadEnumValue(const YamlNode& node, SchemaReader& reader) {
   if (!reader.ExpectMap(node, "an enumerated value", kValueKeys)) return std::nullopt;
   EnumValue value;
   const YamlNode* name = reader.Required(node, "name", "enumerated value");
@@ -88,6 +90,8 @@ std::optional<Field> ReadField(const YamlNode& node, SchemaReader& reader) {
   if (!ok) return std::nullopt;
   return field;
 }
+
+namespace {
 
 std::optional<ArraySpec> ReadArraySpec(const YamlNode& node, SchemaReader& reader) {
   if (!reader.ExpectMap(node, "an array", kArrayKeys)) return std::nullopt;

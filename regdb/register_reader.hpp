@@ -29,6 +29,12 @@ struct RegisterTemplate {
   bool alias_of_block_local = false;
 };
 
+// One access policy name, or nothing after reporting it with the known ones.
+std::optional<Access> ReadAccess(const YamlNode& node, SchemaReader& reader);
+// One field entry (name, bits, access, reset, ...); nothing after reporting
+// what makes it unusable.
+std::optional<Field> ReadField(const YamlNode& node, SchemaReader& reader);
+
 // `in_block`: the entry belongs to a block, so it has no `space` of its own.
 std::optional<RegisterTemplate> ReadRegisterTemplate(const YamlNode& node, bool in_block, const std::string& default_ref,
                                                      SchemaReader& reader);
