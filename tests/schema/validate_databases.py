@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Validate regemu database files against the JSON Schema `regemu schema` writes.
+
+    validate_databases.py SCHEMA FILE...          every FILE must validate
+    validate_databases.py SCHEMA --misspell FILE  a copy of FILE with `offset`
+        renamed `ofset` in its fourth register must be rejected, and the
+        error must name the path to that register (registers/3)
+
+The YAML is read as the YAML language server reads it (YAML 1.2: only
+true/false are booleans), not as PyYAML's YAML 1.1 default would, where the
+reactions key `on:` would turn into the boolean True.
+"""
+import json
+import re
+import sys
+
+try:
+    import jsonschema
+    import yaml
+except ImportError as e:
+    sys.exit(f"{e}: install python3-jsonschema and python3-yaml (tools/setup.sh does)")
+
+
+class Yaml12Loader(yaml.SafeLoader):
+    pass
+
+
+# Drop YAML 1.1's yes/no/on/off booleans: keep only true/false.
+Yaml12Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+Yaml12Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return yaml.load(f, Loader=Yaml12Loader)
+
+
+def error_path(error):
+    return "/".join(str(part) for part in error.absolute_path) or "(top level)"
+
+
+def deepest(errors):
+    # An error under anyOf/if-then carries the branch errors as its context;
+    # the most specific one names the misspelt key.
+    out = []
+    for e in errors:
+        out.append(e)
+        out.extend(deepest(e.context or []))
+    return out
+
+
+def validate_all(validator, paths):
+    failed = 0
+    for path in paths:
+        errors = sorted(validator.iter_errors(load(path)), key=lambda e: list(e.absolute_path))
+        for e in errors:
+            print(f"{path}: {error_path(e)}: {e.message}", file=sys.stderr)
+        failed += bool(errors)
+    print(f"{len(paths) - failed} of {len(paths)} database files validate")
+    return 1 if failed else 0
+
+
+def check_misspelling(validator, path):
+    document = load(path)
+    registers = document.get("registers") or []
+    if len(registers) < 4 or "offset" not in registers[3]:
+        print(f"{path}: needs a fourth register with an offset", file=sys.stderr)
+        return 1
+    register = registers[3]
+    register["ofset"] = register.pop("offset")
+    errors = deepest(validator.iter_errors(document))
+    named = [e for e in errors if error_path(e) == "registers/3" and "'ofset'" in e.message]
+    for e in errors:
+        print(f"{path} (ofset): {error_path(e)}: {e.message}")
+    if not named:
+        print(f"{path}: the misspelt key 'ofset' was not reported at registers/3", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    with open(argv[1], encoding="utf-8") as f:
+        schema = json.load(f)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    validator = cls(schema)
+    if argv[2] == "--misspell":
+        return check_misspelling(validator, argv[3])
+    return validate_all(validator, argv[2:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
