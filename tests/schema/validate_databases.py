@@ -2,9 +2,9 @@
 """Validate regemu database files against the JSON Schema `regemu schema` writes.
 
     validate_databases.py SCHEMA FILE...          every FILE must validate
-    validate_databases.py SCHEMA --misspell FILE  a copy of FILE with `offset`
-        renamed `ofset` in its fourth register must be rejected, and the
-        error must name the path to that register (registers/3)
+    validate_databases.py SCHEMA --misspell FILE PATH KEY WRONG
+        a copy of FILE with KEY renamed WRONG in the mapping at PATH
+        (registers/3) must be rejected, and an error must name WRONG at PATH
 
 The YAML is read as the YAML language server reads it (YAML 1.2: only
 true/false are booleans), not as PyYAML's YAML 1.1 default would, where the
@@ -64,20 +64,21 @@ def validate_all(validator, paths):
     return 1 if failed else 0
 
 
-def check_misspelling(validator, path):
+def check_misspelling(validator, path, where, key, wrong):
     document = load(path)
-    registers = document.get("registers") or []
-    if len(registers) < 4 or "offset" not in registers[3]:
-        print(f"{path}: needs a fourth register with an offset", file=sys.stderr)
+    mapping = document
+    for part in where.split("/"):
+        mapping = mapping[int(part)] if isinstance(mapping, list) else mapping[part]
+    if key not in mapping:
+        print(f"{path}: {where} has no key '{key}' to misspell", file=sys.stderr)
         return 1
-    register = registers[3]
-    register["ofset"] = register.pop("offset")
+    mapping[wrong] = mapping.pop(key)
     errors = deepest(validator.iter_errors(document))
-    named = [e for e in errors if error_path(e) == "registers/3" and "'ofset'" in e.message]
+    named = [e for e in errors if error_path(e) == where and f"'{wrong}'" in e.message]
     for e in errors:
-        print(f"{path} (ofset): {error_path(e)}: {e.message}")
+        print(f"{path} ({wrong}): {error_path(e)}: {e.message}")
     if not named:
-        print(f"{path}: the misspelt key 'ofset' was not reported at registers/3", file=sys.stderr)
+        print(f"{path}: the misspelt key '{wrong}' was not reported at {where}", file=sys.stderr)
         return 1
     return 0
 
@@ -92,7 +93,10 @@ def main(argv):
     cls.check_schema(schema)
     validator = cls(schema)
     if argv[2] == "--misspell":
-        return check_misspelling(validator, argv[3])
+        if len(argv) != 7:
+            print(__doc__, file=sys.stderr)
+            return 2
+        return check_misspelling(validator, *argv[3:7])
     return validate_all(validator, argv[2:])
 
 
