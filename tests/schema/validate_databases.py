@@ -2,6 +2,9 @@
 """Validate regemu database files against the JSON Schema `regemu schema` writes.
 
     validate_databases.py SCHEMA FILE...          every FILE must validate
+    validate_databases.py SCHEMA --markdown PAGE...  every ```yaml block of
+        the pages that is a whole database (not marked file= or excerpt=)
+        must validate
     validate_databases.py SCHEMA --misspell FILE PATH KEY WRONG
         a copy of FILE with KEY renamed WRONG in the mapping at PATH
         (registers/3) must be rejected, and an error must name WRONG at PATH
@@ -53,14 +56,27 @@ def deepest(errors):
     return out
 
 
-def validate_all(validator, paths):
+def markdown_databases(page):
+    """(where, document) for each ```yaml block of page that is a database."""
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    out = []
+    for match in re.finditer(r"^```yaml([^\n]*)\n(.*?)^```", text, re.S | re.M):
+        if "file=" in match.group(1) or "excerpt=" in match.group(1):
+            continue
+        line = text.count("\n", 0, match.start()) + 1
+        out.append((f"{page}:{line}", yaml.load(match.group(2), Loader=Yaml12Loader)))
+    return out
+
+
+def validate_all(validator, documents):
     failed = 0
-    for path in paths:
-        errors = sorted(validator.iter_errors(load(path)), key=lambda e: list(e.absolute_path))
+    for path, document in documents:
+        errors = sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
         for e in errors:
             print(f"{path}: {error_path(e)}: {e.message}", file=sys.stderr)
         failed += bool(errors)
-    print(f"{len(paths) - failed} of {len(paths)} database files validate")
+    print(f"{len(documents) - failed} of {len(documents)} databases validate")
     return 1 if failed else 0
 
 
@@ -97,7 +113,13 @@ def main(argv):
             print(__doc__, file=sys.stderr)
             return 2
         return check_misspelling(validator, *argv[3:7])
-    return validate_all(validator, argv[2:])
+    if argv[2] == "--markdown":
+        documents = [block for page in argv[3:] for block in markdown_databases(page)]
+        if not documents:
+            print("no yaml database block in the pages", file=sys.stderr)
+            return 1
+        return validate_all(validator, documents)
+    return validate_all(validator, [(path, load(path)) for path in argv[2:]])
 
 
 if __name__ == "__main__":
