@@ -5,7 +5,8 @@
 # Installed: the libraries, their headers under include/regemu/ (reached
 # only as "regemu/...": include/regemu/{regdb,emulator,emulator/trap,fakes}/ and
 # include/regemu/{regemu.h,iomem.h,hwreg.hpp,reg_bits.h}), the `regemu` tool,
-# the shipped databases under share/regemu/yaml, the docs the tool's --help
+# the shipped databases under share/regemu/yaml and their JSON Schema
+# (share/regemu/database.schema.json), the docs the tool's --help
 # points at, LICENSE, CHANGELOG.md, CONTRIBUTING.md and the user guide
 # (docs/) under share/doc/regemu, the examples a driver project builds from
 # (a behaviour kind of its own: share/regemu/examples/nvme_plugin), and
@@ -33,6 +34,8 @@ foreach(dir regdb emulator fakes)
 endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/regemu DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/yaml/ DESTINATION ${REGEMU_INSTALL_YAML_DIR})
+# The databases' JSON Schema (`regemu schema`), for editors to point at.
+install(FILES ${PROJECT_BINARY_DIR}/database.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/regemu)
 # The kind's sources, its overlay database, script and test, without the
 # build file of regemu's own build (tests/consumer shows a project's).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/nvme_plugin DESTINATION ${REGEMU_INSTALL_EXAMPLES_DIR}

@@ -20,6 +20,7 @@ packages=(
   libzydis-dev          # the x86-64 decoder of trapped mappings: a plain-pointer driver's faulting load or store (emulator/trap)
   libdw-dev             # elfutils' DWARF reader: a trapped access's code address as the driver's source line
   intel-gpu-tools       # IGT's i915-perf-reader decodes exported recordings, intel_reg reads snapshots, in tests
+  python3-jsonschema python3-yaml  # tests/schema: the shipped databases validate against `regemu schema`
   chromium              # headless browser of tests/doc: regemu doc's pages opened, searched and screenshotted (ctest -L browser)
 )
 

@@ -23,6 +23,7 @@
 #include "tools/regemu/import_command.hpp"
 #include "tools/regemu/replay_command.hpp"
 #include "tools/regemu/run_command.hpp"
+#include "tools/regemu/schema_command.hpp"
 #include "tools/regemu/show_command.hpp"
 #include "tools/regemu/snapshot_command.hpp"
 
@@ -159,6 +160,11 @@ int main(int argc, char** argv) {
   header_cmd->add_option("--prefix", header.prefix,
                          "Start of every C macro, before '_' (default: the database's c_prefix, else the device "
                          "name in upper case)");
+
+  regemu::tools::SchemaOptions schema;
+  CLI::App* schema_cmd = app.add_subcommand(
+      "schema", "Write the JSON Schema of the YAML database format (for editors: completion and validation)");
+  schema_cmd->add_option("-o,--output", schema.output, "The schema file to write (- for stdout, the default)");
 
   regemu::tools::ShowOptions show;
   CLI::App* show_cmd =
@@ -298,6 +304,7 @@ int main(int argc, char** argv) {
     if (import_cmd->parsed()) return regemu::tools::RunImportCommand(import, std::cout, std::cerr);
     if (replay_cmd->parsed()) return regemu::tools::RunReplayCommand(replay, std::cout, std::cerr);
     if (run_cmd->parsed()) return regemu::tools::RunRunCommand(run, std::cout, std::cerr);
+    if (schema_cmd->parsed()) return regemu::tools::RunSchema(schema, std::cout, std::cerr);
     if (show_cmd->parsed()) return regemu::tools::RunShow(show, std::cout, std::cerr);
     if (snapshot_cmd->parsed()) return regemu::tools::RunSnapshot(snapshot, std::cout, std::cerr);
   } catch (const std::exception& e) {
