@@ -27,8 +27,8 @@ namespace fs = std::filesystem;
 const fs::path kSource(REGEMU_SOURCE_DIR);
 
 struct Agreement {
-  size_t registers = 0;       // hand-typed registers compared
-  size_t fields = 0;          // their fields (a fieldless register counts one)
+  size_t registers = 0;  // hand-typed registers compared
+  size_t fields = 0;     // their fields (a fieldless register counts one)
   size_t agreeing_registers = 0;
   size_t agreeing_fields = 0;
   std::map<std::string, std::string> disagreements;  // register → what differs
@@ -69,8 +69,8 @@ Agreement Compare(const fs::path& database, const std::string& header_stem, cons
     for (const AmdgpuField& field : header.fields) theirs.insert(FieldText(field.name, field.msb, field.lsb));
     size_t agreeing = 0;
     if (reg.fields.empty()) {
-      bool whole = header.fields.empty() || (header.fields.size() == 1 && header.fields[0].lsb == 0 &&
-                                             header.fields[0].msb == reg.width - 1);
+      bool whole = header.fields.empty() ||
+                   (header.fields.size() == 1 && header.fields[0].lsb == 0 && header.fields[0].msb == reg.width - 1);
       if (whole) {
         agreeing = 1;
       } else {
@@ -103,8 +103,8 @@ void ExpectOnly(const Agreement& agreement, const std::map<std::string, std::str
     EXPECT_TRUE(exceptions.count(name)) << name << ": " << what;
   }
   for (const auto& [name, why] : exceptions) {
-    EXPECT_TRUE(agreement.disagreements.count(name)) << name << " is listed as an exception (" << why
-                                                     << ") but agrees with the header: remove it from the list";
+    EXPECT_TRUE(agreement.disagreements.count(name))
+        << name << " is listed as an exception (" << why << ") but agrees with the header: remove it from the list";
   }
 }
 
@@ -113,7 +113,8 @@ void ExpectOnly(const Agreement& agreement, const std::map<std::string, std::str
 const std::map<std::string, std::string> kMi200Exceptions = {};
 const std::map<std::string, std::string> kMi300Exceptions = {
     {"RLC_PERFMON_CLK_CNTL",
-     "not in gc_9_4_3_offset.h, but aqlprofile writes it on gfx942 (yaml/mi300/README.md, Judgement calls)"},
+     "not in gc_9_4_3_offset.h, but aqlprofile writes it on gfx942 "
+     "(yaml/mi300/README.md, Judgement calls)"},
 };
 
 TEST(AmdgpuAgreement, Mi200AgreesWithGc942) {

@@ -54,8 +54,8 @@ std::string Errors(const AmdgpuReadResult& result) {
 
 AmdgpuReadResult Read(std::string offsets, std::string masks, std::vector<uint64_t> bases = kBases,
                       const AmdgpuLimits& limits = {}) {
-  return ReadAmdgpuHeaders({"gc_test_offset.h", std::move(offsets)}, {"gc_test_sh_mask.h", std::move(masks)},
-                           bases, limits);
+  return ReadAmdgpuHeaders({"gc_test_offset.h", std::move(offsets)}, {"gc_test_sh_mask.h", std::move(masks)}, bases,
+                           limits);
 }
 
 std::string Replace(std::string text, const std::string& from, const std::string& to) {
@@ -69,15 +69,17 @@ TEST(AmdgpuReader, ByteOffsetIsFourTimesSegmentBasePlusDwordOffset) {
   AmdgpuReadResult result = Read(kOffsets, kMasks);
   ASSERT_TRUE(result.map) << Errors(result);
   ASSERT_EQ(result.map->registers.size(), 2u);
-  EXPECT_EQ(result.map->registers[0].byte_offset, 0x8000u);    // 4 x (0x2000 + 0)
-  EXPECT_EQ(result.map->registers[1].byte_offset, 0x36020u);   // 4 x (0xA000 + 0x3808), as Mesa's R_036020
+  EXPECT_EQ(result.map->registers[0].byte_offset, 0x8000u);  // 4 x (0x2000 + 0)
+  EXPECT_EQ(result.map->registers[1].byte_offset,
+            0x36020u);  // 4 x (0xA000 + 0x3808), as Mesa's R_036020
   EXPECT_EQ(result.map->registers[0].address_block, "gc_grbmdec");
   ASSERT_EQ(result.map->registers[0].fields.size(), 2u);
   EXPECT_EQ(result.map->registers[0].fields[0].name, "READ_TIMEOUT");
   EXPECT_EQ(result.map->registers[0].fields[0].msb, 7u);
   EXPECT_EQ(result.map->registers[0].fields[1].lsb, 31u);
   EXPECT_TRUE(result.map->registers[1].fields.empty());
-  EXPECT_EQ(result.map->indirect_registers, 1u);  // ixDIDT_SQ_CTRL0: an index, not a BAR offset
+  EXPECT_EQ(result.map->indirect_registers,
+            1u);  // ixDIDT_SQ_CTRL0: an index, not a BAR offset
   EXPECT_EQ(result.map->indirect_fields, 1u);
 }
 
@@ -89,8 +91,22 @@ TEST(AmdgpuReader, OutputSaysEveryFieldIsRwAndGivesFieldlessRegistersOneField) {
   EXPECT_THAT(files["device.yaml"], HasSubstr("1 indirect registers"));
   const std::string& block = files["registers/gc_grbmdec.yaml"];
   EXPECT_THAT(block, HasSubstr("- {name: READ_TIMEOUT, bits: \"7:0\", access: rw}"));
-  EXPECT_THAT(block, HasSubstr("offset: 0x36020\n    fields:\n      # the headers give this register no fields"));
+  EXPECT_THAT(block, HasSubstr("offset: 0x36020\n    fields:\n      # the "
+                               "headers give this register no fields"));
   EXPECT_THAT(block, HasSubstr("- {name: CP_PERFMON_CNTL, bits: \"31:0\", access: rw}"));
+}
+
+TEST(AmdgpuReader, RegisterNamedLikeAnotherRegistersResetMacroIsRenamed) {
+  // gfx90a has CP_VMID and CP_VMID_RESET; a C header's CP_VMID_RESET is
+  // CP_VMID's reset value.
+  AmdgpuReadResult result = Read(Replace(kOffsets, "#define ixDIDT",
+                                         "#define regGRBM_CNTL_RESET 0x1\n#define "
+                                         "regGRBM_CNTL_RESET_BASE_IDX 0\n#define ixDIDT"),
+                                 kMasks);
+  ASSERT_TRUE(result.map) << Errors(result);
+  auto files = WriteAmdgpuDatabaseYaml(*result.map, {"gc_test", "gc_test_offset.h", "gc_test_sh_mask.h", kBases});
+  EXPECT_THAT(files["registers/gc_grbmdec.yaml"], HasSubstr("# GRBM_CNTL_RESET is named GRBM_CNTL_RESET_ here"));
+  EXPECT_THAT(files["registers/gc_grbmdec.yaml"], HasSubstr("- name: GRBM_CNTL_RESET_\n"));
 }
 
 TEST(AmdgpuReader, TruncatedHeaderIsAnErrorAtItsOpenIfndef) {
@@ -107,10 +123,13 @@ TEST(AmdgpuReader, TruncatedInsideTheLicenseCommentIsAnError) {
 }
 
 TEST(AmdgpuReader, ShiftWithoutMaskIsAnErrorAtTheShift) {
-  AmdgpuReadResult result = Read(kOffsets, Replace(kMasks, "#define GRBM_CNTL__READ_TIMEOUT_MASK                   0x000000FFL\n", ""));
+  AmdgpuReadResult result = Read(kOffsets, Replace(kMasks,
+                                                   "#define GRBM_CNTL__READ_TIMEOUT_MASK             "
+                                                   "      0x000000FFL\n",
+                                                   ""));
   EXPECT_FALSE(result.map);
-  EXPECT_THAT(Errors(result),
-              HasSubstr("gc_test_sh_mask.h:4:9: error: GRBM_CNTL__READ_TIMEOUT__SHIFT has no GRBM_CNTL__READ_TIMEOUT_MASK"));
+  EXPECT_THAT(Errors(result), HasSubstr("gc_test_sh_mask.h:4:9: error: GRBM_CNTL__READ_TIMEOUT__SHIFT "
+                                        "has no GRBM_CNTL__READ_TIMEOUT_MASK"));
 }
 
 TEST(AmdgpuReader, MaskWithoutShiftIsAnErrorAtTheMask) {
@@ -121,23 +140,27 @@ TEST(AmdgpuReader, MaskWithoutShiftIsAnErrorAtTheMask) {
 }
 
 TEST(AmdgpuReader, ShiftThatDisagreesWithTheMaskIsAnError) {
-  AmdgpuReadResult result = Read(kOffsets, Replace(kMasks, "__READ_TIMEOUT__SHIFT                 0x0", "__READ_TIMEOUT__SHIFT                 0x1"));
+  AmdgpuReadResult result = Read(kOffsets, Replace(kMasks, "__READ_TIMEOUT__SHIFT                 0x0",
+                                                   "__READ_TIMEOUT__SHIFT                 0x1"));
   EXPECT_FALSE(result.map);
-  EXPECT_THAT(Errors(result), HasSubstr("gc_test_sh_mask.h:4:9: error: GRBM_CNTL__READ_TIMEOUT__SHIFT is 1, but "
+  EXPECT_THAT(Errors(result), HasSubstr("gc_test_sh_mask.h:4:9: error: "
+                                        "GRBM_CNTL__READ_TIMEOUT__SHIFT is 1, but "
                                         "GRBM_CNTL__READ_TIMEOUT_MASK 0xff starts at bit 0"));
 }
 
 TEST(AmdgpuReader, MaskThatIsNotOneRunOfBitsIsAnError) {
   AmdgpuReadResult result = Read(kOffsets, Replace(kMasks, "0x000000FFL", "0x000000F7L"));
   EXPECT_FALSE(result.map);
-  EXPECT_THAT(Errors(result), HasSubstr("gc_test_sh_mask.h:6:9: error: GRBM_CNTL__READ_TIMEOUT_MASK 0xf7 is not one "
+  EXPECT_THAT(Errors(result), HasSubstr("gc_test_sh_mask.h:6:9: error: "
+                                        "GRBM_CNTL__READ_TIMEOUT_MASK 0xf7 is not one "
                                         "run of bits"));
 }
 
 TEST(AmdgpuReader, OverlappingFieldsAreAnError) {
   AmdgpuReadResult result = Read(kOffsets, Replace(Replace(kMasks, "0x1f", "0x4"), "0x80000000L", "0x00000010L"));
   EXPECT_FALSE(result.map);
-  EXPECT_THAT(Errors(result), HasSubstr("error: GRBM_CNTL__REPORT_LAST_RDERR (bits 4:4) overlaps READ_TIMEOUT"));
+  EXPECT_THAT(Errors(result), HasSubstr("error: GRBM_CNTL__REPORT_LAST_RDERR "
+                                        "(bits 4:4) overlaps READ_TIMEOUT"));
 }
 
 TEST(AmdgpuReader, IdenticalRedefinitionIsAcceptedAsCDoes) {
@@ -149,28 +172,34 @@ TEST(AmdgpuReader, IdenticalRedefinitionIsAcceptedAsCDoes) {
 }
 
 TEST(AmdgpuReader, DuplicateRegisterIsAnErrorWithTheFirstDefinition) {
-  AmdgpuReadResult result = Read(Replace(kOffsets, "#define ixDIDT", "#define regGRBM_CNTL 0x0001\n#define ixDIDT"), kMasks);
+  AmdgpuReadResult result =
+      Read(Replace(kOffsets, "#define ixDIDT", "#define regGRBM_CNTL 0x0001\n#define ixDIDT"), kMasks);
   EXPECT_FALSE(result.map);
   std::string errors = Errors(result);
-  EXPECT_THAT(errors, HasSubstr("gc_test_offset.h:13:9: error: regGRBM_CNTL is defined again with another value"));
+  EXPECT_THAT(errors, HasSubstr("gc_test_offset.h:13:9: error: regGRBM_CNTL is "
+                                "defined again with another value"));
   EXPECT_THAT(errors, HasSubstr("gc_test_offset.h:9:9: note: first defined here"));
 }
 
 TEST(AmdgpuReader, DuplicateFieldIsAnError) {
-  AmdgpuReadResult result = Read(kOffsets, Replace(kMasks, "#endif", "#define GRBM_CNTL__READ_TIMEOUT_MASK 0x0000000FL\n#endif"));
+  AmdgpuReadResult result =
+      Read(kOffsets, Replace(kMasks, "#endif", "#define GRBM_CNTL__READ_TIMEOUT_MASK 0x0000000FL\n#endif"));
   EXPECT_FALSE(result.map);
-  EXPECT_THAT(Errors(result), HasSubstr("gc_test_sh_mask.h:11:9: error: GRBM_CNTL__READ_TIMEOUT_MASK is defined again with another value"));
+  EXPECT_THAT(Errors(result), HasSubstr("gc_test_sh_mask.h:11:9: error: GRBM_CNTL__READ_TIMEOUT_MASK "
+                                        "is defined again with another value"));
 }
 
 TEST(AmdgpuReader, BaseIndexWithoutABaseIsAnErrorAtTheBaseIndex) {
   AmdgpuReadResult result = Read(kOffsets, kMasks, {0x2000});
   EXPECT_FALSE(result.map);
-  EXPECT_THAT(Errors(result), HasSubstr("gc_test_offset.h:12:9: error: CP_PERFMON_CNTL is in segment 1, but --bases "
+  EXPECT_THAT(Errors(result), HasSubstr("gc_test_offset.h:12:9: error: CP_PERFMON_CNTL is in "
+                                        "segment 1, but --bases "
                                         "gives 1 segment base(s), 0 to 0"));
 }
 
 TEST(AmdgpuReader, RegisterWithoutBaseIndexIsAnError) {
-  AmdgpuReadResult result = Read(Replace(kOffsets, "#define regGRBM_CNTL_BASE_IDX                          0\n", ""), kMasks);
+  AmdgpuReadResult result =
+      Read(Replace(kOffsets, "#define regGRBM_CNTL_BASE_IDX                          0\n", ""), kMasks);
   EXPECT_FALSE(result.map);
   EXPECT_THAT(Errors(result), HasSubstr("gc_test_offset.h:9:9: error: GRBM_CNTL has no GRBM_CNTL_BASE_IDX"));
 }
@@ -184,7 +213,8 @@ TEST(AmdgpuReader, LineThatIsNotADefineIsAnError) {
 TEST(AmdgpuReader, ValueThatIsNotANumberIsAnError) {
   AmdgpuReadResult result = Read(Replace(kOffsets, "0x3808", "(0x3808 + 1)"), kMasks);
   EXPECT_FALSE(result.map);
-  EXPECT_THAT(Errors(result), HasSubstr("gc_test_offset.h:11:56: error: regCP_PERFMON_CNTL: '(0x3808 + 1)' is not a number"));
+  EXPECT_THAT(Errors(result), HasSubstr("gc_test_offset.h:11:56: error: regCP_PERFMON_CNTL: "
+                                        "'(0x3808 + 1)' is not a number"));
 }
 
 TEST(AmdgpuReader, HugeFileIsRefusedBeforeReading) {
@@ -217,7 +247,10 @@ TEST(AmdgpuReader, RegisterCountIsBounded) {
 }
 
 TEST(AmdgpuReader, TwoRegistersAtOneOffsetBecomeAnAlias) {
-  AmdgpuReadResult result = Read(Replace(kOffsets, "#define ixDIDT", "#define regGRBM_CNTL_ALT 0x0\n#define regGRBM_CNTL_ALT_BASE_IDX 0\n#define ixDIDT"), kMasks);
+  AmdgpuReadResult result = Read(Replace(kOffsets, "#define ixDIDT",
+                                         "#define regGRBM_CNTL_ALT 0x0\n#define "
+                                         "regGRBM_CNTL_ALT_BASE_IDX 0\n#define ixDIDT"),
+                                 kMasks);
   ASSERT_TRUE(result.map) << Errors(result);
   EXPECT_EQ(result.map->registers[2].alias_of, "GRBM_CNTL");
 }

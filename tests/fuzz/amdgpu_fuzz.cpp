@@ -33,9 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   limits.max_registers = 4096;
   limits.max_fields = 16384;
   const std::vector<uint64_t> bases = {0x2000, 0xA000, 0x02402C00};
-  convert::AmdgpuReadResult read =
-      convert::ReadAmdgpuHeaders({"fuzz_offset.h", std::move(offsets)}, {"fuzz_sh_mask.h", std::move(masks)}, bases,
-                                 limits);
+  convert::AmdgpuReadResult read = convert::ReadAmdgpuHeaders({"fuzz_offset.h", std::move(offsets)},
+                                                              {"fuzz_sh_mask.h", std::move(masks)}, bases, limits);
   if (!read.map) return 0;
   regdb::LoadOptions options;
   options.max_registers = 16384;

@@ -71,8 +71,9 @@ class Scanner {
       std::string_view line = text_.substr(start, end - start);
       start = end + 1;
       if (line.size() > limits_.max_line_chars) {
-        Error(line_number, 1, "line of " + std::to_string(line.size()) + " characters, longer than " +
-                                  std::to_string(limits_.max_line_chars) + ": not a generated register header");
+        Error(line_number, 1,
+              "line of " + std::to_string(line.size()) + " characters, longer than " +
+                  std::to_string(limits_.max_line_chars) + ": not a generated register header");
         return false;
       }
       Line(line_number, line);
@@ -128,7 +129,8 @@ class Scanner {
       Define(line_number, whole, TrimLeft(line.substr(7)));
     } else {
       Error(line_number, column,
-            "expected `#define NAME VALUE`, an include guard or a comment: not a generated register header");
+            "expected `#define NAME VALUE`, an include guard or a comment: not "
+            "a generated register header");
     }
   }
 
@@ -153,8 +155,7 @@ class Scanner {
       Error(line_number, value_column, std::string(name) + ": '" + std::string(value_text) + "' is not a number");
       return;
     }
-    on_define_(HeaderDefine{name, *value, address_block_,
-                            {file_id_, line_number, static_cast<uint32_t>(name_column)}});
+    on_define_(HeaderDefine{name, *value, address_block_, {file_id_, line_number, static_cast<uint32_t>(name_column)}});
   }
 
   std::string_view text_;

@@ -21,12 +21,12 @@ struct AmdgpuField {
 };
 
 struct AmdgpuRegister {
-  std::string name;           // without the reg/mm prefix
-  std::string address_block;  // the `// addressBlock:` comment above it ("" when none)
-  uint64_t dword_offset = 0;  // as the header gives it, inside its segment
-  uint32_t base_index = 0;    // the segment (NAME_BASE_IDX)
-  uint64_t byte_offset = 0;   // 4 x (segment base + dword offset)
-  std::string alias_of;       // an earlier register at the same byte offset
+  std::string name;                 // without the reg/mm prefix
+  std::string address_block;        // the `// addressBlock:` comment above it ("" when none)
+  uint64_t dword_offset = 0;        // as the header gives it, inside its segment
+  uint32_t base_index = 0;          // the segment (NAME_BASE_IDX)
+  uint64_t byte_offset = 0;         // 4 x (segment base + dword offset)
+  std::string alias_of;             // an earlier register at the same byte offset
   std::vector<AmdgpuField> fields;  // by lsb; empty: the header gives none
   regdb::SourceLoc loc;
 };

@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <bit>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <unordered_map>
 
 #include "regemu/regdb/numbers.hpp"
 #include "tools/convert/amdgpu_header_scan.hpp"
+#include "tools/convert/bounded_file.hpp"
 
 namespace regemu::convert {
 
@@ -73,7 +72,8 @@ class AmdgpuReader {
     std::string_view name = WithoutPrefix(define.name, prefix);
     if (prefix.empty()) {
       diagnostics_.Error(define.loc, std::string(define.name) +
-                                         ": not a register (amdgpu's offset headers name them regNAME, mmNAME or ixNAME)");
+                                         ": not a register (amdgpu's offset headers name "
+                                         "them regNAME, mmNAME or ixNAME)");
       return;
     }
     if (prefix == "ix") {
@@ -160,12 +160,14 @@ class AmdgpuReader {
     } else if (name.ends_with(kMaskSuffix)) {
       name.remove_suffix(kMaskSuffix.size());
     } else {
-      diagnostics_.Error(define.loc, std::string(define.name) + ": expected REGISTER__FIELD__SHIFT or REGISTER__FIELD_MASK");
+      diagnostics_.Error(define.loc,
+                         std::string(define.name) + ": expected REGISTER__FIELD__SHIFT or REGISTER__FIELD_MASK");
       return;
     }
     size_t split = name.find("__");
     if (split == std::string_view::npos || split == 0 || split + 2 >= name.size()) {
-      diagnostics_.Error(define.loc, std::string(define.name) + ": expected REGISTER__FIELD__SHIFT or REGISTER__FIELD_MASK");
+      diagnostics_.Error(define.loc,
+                         std::string(define.name) + ": expected REGISTER__FIELD__SHIFT or REGISTER__FIELD_MASK");
       return;
     }
     std::string key(name);
@@ -216,9 +218,10 @@ class AmdgpuReader {
         const AmdgpuField& before = reg.fields[i - 1];
         const AmdgpuField& field = reg.fields[i];
         if (field.lsb <= before.msb) {
-          diagnostics_.Error(field.loc, reg.name + "__" + field.name + " (bits " + std::to_string(field.msb) + ":" +
-                                            std::to_string(field.lsb) + ") overlaps " + before.name + " (bits " +
-                                            std::to_string(before.msb) + ":" + std::to_string(before.lsb) + ")")
+          diagnostics_
+              .Error(field.loc, reg.name + "__" + field.name + " (bits " + std::to_string(field.msb) + ":" +
+                                    std::to_string(field.lsb) + ") overlaps " + before.name + " (bits " +
+                                    std::to_string(before.msb) + ":" + std::to_string(before.lsb) + ")")
               .notes.push_back({before.loc, before.name + " is here"});
         }
       }
@@ -248,8 +251,9 @@ class AmdgpuReader {
       return std::nullopt;
     }
     if (*d.shift != lsb) {
-      diagnostics_.Error(d.shift_loc, full + "__SHIFT is " + std::to_string(*d.shift) + ", but " + full + "_MASK " +
-                                          Hex(mask) + " starts at bit " + std::to_string(lsb))
+      diagnostics_
+          .Error(d.shift_loc, full + "__SHIFT is " + std::to_string(*d.shift) + ", but " + full + "_MASK " + Hex(mask) +
+                                  " starts at bit " + std::to_string(lsb))
           .notes.push_back({d.mask_loc, "the mask is here"});
       return std::nullopt;
     }
@@ -270,39 +274,16 @@ class AmdgpuReader {
   std::vector<FieldDefines> fields_;
 };
 
-// The file's text, or an error located at the file when it is too large or unreadable.
-std::optional<std::string> ReadBounded(const std::filesystem::path& path, const AmdgpuLimits& limits,
-                                       AmdgpuReadResult& result) {
-  std::error_code ec;
-  uintmax_t size = std::filesystem::file_size(path, ec);
-  if (!ec && size > limits.max_file_bytes) {
-    uint32_t id = result.sources.Add(path.string(), "");
-    result.diagnostics.Error({id, 1, 1}, std::to_string(size) + " bytes, larger than " +
-                                             std::to_string(limits.max_file_bytes >> 20) + " MiB; refused");
-    return std::nullopt;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (ec || !in) {
-    uint32_t id = result.sources.Add(path.string(), "");
-    result.diagnostics.Error({id, 0, 0}, "cannot read the file");
-    return std::nullopt;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return std::move(text).str();
-}
-
 }  // namespace
 
-AmdgpuReadResult ReadAmdgpuHeaders(AmdgpuHeaderText offsets, AmdgpuHeaderText masks,
-                                   const std::vector<uint64_t>& bases, const AmdgpuLimits& limits) {
+AmdgpuReadResult ReadAmdgpuHeaders(AmdgpuHeaderText offsets, AmdgpuHeaderText masks, const std::vector<uint64_t>& bases,
+                                   const AmdgpuLimits& limits) {
   AmdgpuReadResult result;
   bool too_large = false;
   for (const AmdgpuHeaderText* header : {&offsets, &masks}) {
     if (header->text.size() > limits.max_file_bytes) {
-      uint32_t id = result.sources.Add(header->name, "");
-      result.diagnostics.Error({id, 1, 1}, std::to_string(header->text.size()) + " bytes, larger than " +
-                                               std::to_string(limits.max_file_bytes >> 20) + " MiB; refused");
+      RefuseLargeFile(result.sources.Add(header->name, ""), header->text.size(), limits.max_file_bytes,
+                      result.diagnostics);
       too_large = true;
     }
   }
@@ -316,8 +297,10 @@ AmdgpuReadResult ReadAmdgpuHeaders(AmdgpuHeaderText offsets, AmdgpuHeaderText ma
 AmdgpuReadResult ReadAmdgpuHeaderFiles(const std::filesystem::path& offsets, const std::filesystem::path& masks,
                                        const std::vector<uint64_t>& bases, const AmdgpuLimits& limits) {
   AmdgpuReadResult failed;
-  std::optional<std::string> offsets_text = ReadBounded(offsets, limits, failed);
-  std::optional<std::string> masks_text = ReadBounded(masks, limits, failed);
+  std::optional<std::string> offsets_text =
+      ReadBoundedFile(offsets, limits.max_file_bytes, failed.sources, failed.diagnostics);
+  std::optional<std::string> masks_text =
+      ReadBoundedFile(masks, limits.max_file_bytes, failed.sources, failed.diagnostics);
   if (!offsets_text || !masks_text) return failed;
   return ReadAmdgpuHeaders({offsets.string(), std::move(*offsets_text)}, {masks.string(), std::move(*masks_text)},
                            bases, limits);

@@ -32,8 +32,8 @@ struct AmdgpuHeaderText {
 };
 
 // `bases`: the IP's segment bases in dwords, by base index.
-AmdgpuReadResult ReadAmdgpuHeaders(AmdgpuHeaderText offsets, AmdgpuHeaderText masks,
-                                   const std::vector<uint64_t>& bases, const AmdgpuLimits& limits = {});
+AmdgpuReadResult ReadAmdgpuHeaders(AmdgpuHeaderText offsets, AmdgpuHeaderText masks, const std::vector<uint64_t>& bases,
+                                   const AmdgpuLimits& limits = {});
 // Refuses a file larger than limits.max_file_bytes before reading it.
 AmdgpuReadResult ReadAmdgpuHeaderFiles(const std::filesystem::path& offsets, const std::filesystem::path& masks,
                                        const std::vector<uint64_t>& bases, const AmdgpuLimits& limits = {});

@@ -1,7 +1,9 @@
 #include "tools/convert/amdgpu_yaml_writer.hpp"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
+#include <string_view>
 
 #include "tools/convert/yaml_text.hpp"
 
@@ -19,14 +21,51 @@ std::string Bits(unsigned msb, unsigned lsb) {
   return msb == lsb ? std::to_string(lsb) : Quoted(std::to_string(msb) + ":" + std::to_string(lsb));
 }
 
-void WriteRegister(std::ostream& out, const AmdgpuRegister& reg) {
-  out << "  - name: " << YamlName(reg.name) << "\n";
+// Register names as the database gives them. A generated C header names a
+// register's own values NAME_RESET, NAME_WIDTH, ... and its fields'
+// NAME_FIELD_MASK, ...: a register whose name is one of those of another
+// register (gfx90a has CP_VMID and CP_VMID_RESET) gets a '_' after it.
+class RegisterNames {
+ public:
+  explicit RegisterNames(const AmdgpuRegisterMap& map) {
+    std::set<std::string> derived;
+    for (const AmdgpuRegister& reg : map.registers) {
+      for (std::string_view suffix : {"_SPACE", "_WIDTH", "_RESET", "_ZERO_ON_WRITE", "_MBZ"}) {
+        derived.insert(reg.name + std::string(suffix));
+      }
+      for (const AmdgpuField& field : reg.fields) {
+        for (std::string_view suffix : {"_MASK", "_SHIFT", "_WIDTH", "_RESET"}) {
+          derived.insert(reg.name + "_" + field.name + std::string(suffix));
+        }
+      }
+    }
+    for (const AmdgpuRegister& reg : map.registers) {
+      if (derived.count(reg.name)) renamed_[reg.name] = reg.name + "_";
+    }
+  }
+  std::string Of(const std::string& name) const {
+    auto it = renamed_.find(name);
+    return YamlName(it == renamed_.end() ? name : it->second);
+  }
+  bool Renamed(const std::string& name) const { return renamed_.count(name) != 0; }
+
+ private:
+  std::map<std::string, std::string> renamed_;
+};
+
+void WriteRegister(std::ostream& out, const AmdgpuRegister& reg, const RegisterNames& names) {
+  if (names.Renamed(reg.name)) {
+    out << "  # " << reg.name << " is named " << names.Of(reg.name) << " here: a generated C header already has "
+        << reg.name << " for another register's value or field\n";
+  }
+  out << "  - name: " << names.Of(reg.name) << "\n";
   out << "    space: " << kSpace << "\n";
   out << "    offset: " << Hex(reg.byte_offset) << "\n";
-  if (!reg.alias_of.empty()) out << "    alias_of: " << YamlName(reg.alias_of) << "\n";
+  if (!reg.alias_of.empty()) out << "    alias_of: " << names.Of(reg.alias_of) << "\n";
   out << "    fields:\n";
   if (reg.fields.empty()) {
-    out << "      # the headers give this register no fields: one field, the whole register\n";
+    out << "      # the headers give this register no fields: one field, the "
+           "whole register\n";
     out << "      - {name: " << YamlName(reg.name, true) << ", bits: " << Bits(31, 0) << ", access: rw}\n";
     return;
   }
@@ -57,16 +96,20 @@ std::string BasesText(const std::vector<uint64_t>& bases) {
 
 std::map<std::string, std::string> WriteAmdgpuDatabaseYaml(const AmdgpuRegisterMap& map, const AmdgpuSource& source) {
   const std::string header = "# Converted from " + source.offsets_name + " and " + source.masks_name +
-                             " (amdgpu register headers) by `regemu convert amdgpu`: re-convert rather than edit.\n"
-                             "# The headers give no access policies, resets or behaviour: every field is imported "
+                             " (amdgpu register headers) by `regemu convert "
+                             "amdgpu`: re-convert rather than edit.\n"
+                             "# The headers give no access policies, resets or "
+                             "behaviour: every field is imported "
                              "as `rw` and every reset as 0.\n";
-  // Registers by address block, blocks in the order the header first names them.
+  // Registers by address block, blocks in the order the header first names
+  // them.
+  RegisterNames names(map);
   std::vector<std::string> blocks;
   std::map<std::string, std::ostringstream> block_text;
   for (const AmdgpuRegister& reg : map.registers) {
     std::string block = reg.address_block.empty() ? "registers" : IdentifierFrom(reg.address_block);
     if (!block_text.count(block)) blocks.push_back(block);
-    WriteRegister(block_text[block], reg);
+    WriteRegister(block_text[block], reg, names);
   }
   std::map<std::string, std::string> files;
   std::ostringstream includes;
@@ -85,7 +128,8 @@ std::map<std::string, std::string> WriteAmdgpuDatabaseYaml(const AmdgpuRegisterM
 
   std::ostringstream root;
   root << header;
-  root << "# Byte offset = 4 x (segment base + the header's dword offset); segment bases in dwords, by base index: "
+  root << "# Byte offset = 4 x (segment base + the header's dword offset); "
+          "segment bases in dwords, by base index: "
        << BasesText(source.bases) << ".\n";
   root << "# " << map.registers.size() << " registers, " << map.FieldCount() << " fields.\n";
   if (map.indirect_registers != 0) {
@@ -103,7 +147,8 @@ std::map<std::string, std::string> WriteAmdgpuDatabaseYaml(const AmdgpuRegisterM
   root << "doc: " << Quoted("Registers of " + source.offsets_name + " and " + source.masks_name) << "\n";
   root << "spaces:\n";
   root << "  - {name: " << kSpace << ", kind: mmio, size: " << Hex(SpaceSize(map))
-       << ", doc: \"the register BAR: byte offset = 4 x (segment base + dword offset)\"}\n";
+       << ", doc: \"the register BAR: byte offset = 4 x (segment base + dword "
+          "offset)\"}\n";
   if (!includes.str().empty()) root << "include:\n" << includes.str();
   files["device.yaml"] = root.str();
   return files;
