@@ -109,6 +109,16 @@ TEST(AmdgpuReader, RegisterNamedLikeAnotherRegistersResetMacroIsRenamed) {
   EXPECT_THAT(files["registers/gc_grbmdec.yaml"], HasSubstr("- name: GRBM_CNTL_RESET_\n"));
 }
 
+TEST(AmdgpuReader, FieldNamedAllInLowerCaseIsNamedInUpperCase) {
+  // gfx90a's RLC_CP_SCHEDULERS has scheduler0..3: a C++ header's accessor of field F is f().
+  AmdgpuReadResult result = Read(kOffsets, Replace(Replace(kMasks, "__READ_TIMEOUT__SHIFT", "__read_timeout__SHIFT"),
+                                                   "__READ_TIMEOUT_MASK", "__read_timeout_MASK"));
+  ASSERT_TRUE(result.map) << Errors(result);
+  auto files = WriteAmdgpuDatabaseYaml(*result.map, {"gc_test", "gc_test_offset.h", "gc_test_sh_mask.h", kBases});
+  EXPECT_THAT(files["registers/gc_grbmdec.yaml"], HasSubstr("# read_timeout is named READ_TIMEOUT here"));
+  EXPECT_THAT(files["registers/gc_grbmdec.yaml"], HasSubstr("- {name: READ_TIMEOUT, bits: \"7:0\", access: rw}"));
+}
+
 TEST(AmdgpuReader, TruncatedHeaderIsAnErrorAtItsOpenIfndef) {
   std::string offsets = kOffsets;
   AmdgpuReadResult result = Read(offsets.substr(0, offsets.find("#define regCP_PERFMON_CNTL ")), kMasks);

@@ -1,6 +1,7 @@
 #include "tools/convert/amdgpu_yaml_writer.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -19,6 +20,21 @@ constexpr size_t kOrphansListed = 20;
 
 std::string Bits(unsigned msb, unsigned lsb) {
   return msb == lsb ? std::to_string(lsb) : Quoted(std::to_string(msb) + ":" + std::to_string(lsb));
+}
+
+// A generated C++ header gives field F the accessor f(): a field named all
+// in lower case (gfx90a's RLC_CP_SCHEDULERS scheduler0..3) would have its
+// accessor's name, so it is named in upper case, and `note` says so.
+std::string UpperIfAllLower(const std::string& name, std::string& note) {
+  note.clear();
+  if (std::any_of(name.begin(), name.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); }) ||
+      !std::any_of(name.begin(), name.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); })) {
+    return name;
+  }
+  std::string upper = name;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  note = name + " is named " + upper + " here: a generated C++ header's accessor of a field is its name in lower case";
+  return upper;
 }
 
 // Register names as the database gives them. A generated C header names a
@@ -70,9 +86,11 @@ void WriteRegister(std::ostream& out, const AmdgpuRegister& reg, const RegisterN
     return;
   }
   for (const AmdgpuField& field : reg.fields) {
-    std::string note;
-    std::string name = FieldNameForHeaders(field.name, note);
-    if (!note.empty()) out << "      # " << note << "\n";
+    std::string case_note, macro_note;
+    std::string name = FieldNameForHeaders(UpperIfAllLower(field.name, case_note), macro_note);
+    for (const std::string* note : {&case_note, &macro_note}) {
+      if (!note->empty()) out << "      # " << *note << "\n";
+    }
     out << "      - {name: " << name << ", bits: " << Bits(field.msb, field.lsb) << ", access: rw}\n";
   }
 }
