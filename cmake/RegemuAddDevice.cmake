@@ -1,5 +1,5 @@
 # regemu_add_device(NAME <name> DB <database file or device folder> [NO_CHECK] [GENERATED]
-#                   [PREFIX <C macro prefix>])
+#                   [NO_CXX_SELFTEST] [PREFIX <C macro prefix>])
 #
 # PREFIX: what the C header's macros start with (`regemu header --prefix`),
 # over the database's `c_prefix:`; by default the device name in upper case.
@@ -7,11 +7,15 @@
 # GENERATED: DB is a root file that a custom command of the same directory
 # writes (a converted database), so it need not exist at configure time.
 #
+# NO_CXX_SELFTEST: no <name>_regs_selftest. For maps of thousands of
+# registers (a converted GPU core), whose C++ self-test is megabytes of
+# static_asserts that take many minutes to compile; the C self-test stays.
+#
 # Generates the device's register headers at build time (like TableGen's
 # tablegen()) with `regemu header`, and defines:
 #   regemu::<name>_regs       an INTERFACE target: #include "regemu/regs/<name>.hpp" (C++20)
 #                             or "regemu/regs/<name>.h" (C11), plus regemu/{hwreg.hpp,reg_bits.h}
-#   <name>_regs_selftest      the generated C++ self-test, registered with ctest
+#   <name>_regs_selftest      the generated C++ self-test, registered with ctest (not with NO_CXX_SELFTEST)
 #   <name>_regs_selftest_c    the generated C self-test, registered with ctest
 #                             (only when the project enables C)
 # The generated files are build outputs under ${CMAKE_CURRENT_BINARY_DIR}/regemu_regs/<name>/,
@@ -22,7 +26,7 @@
 # the regemu::hwreg target, whichever tree they come from.
 
 function(regemu_add_device)
-  cmake_parse_arguments(ARG "NO_CHECK;GENERATED" "NAME;DB;PREFIX" "" ${ARGN})
+  cmake_parse_arguments(ARG "NO_CHECK;GENERATED;NO_CXX_SELFTEST" "NAME;DB;PREFIX" "" ${ARGN})
   if(NOT ARG_NAME OR NOT ARG_DB)
     message(FATAL_ERROR "regemu_add_device: NAME and DB are required")
   endif()
@@ -89,11 +93,13 @@ function(regemu_add_device)
   if(REGEMU_WERROR)
     list(APPEND warnings -Werror)
   endif()
-  add_executable(${ARG_NAME}_regs_selftest ${cpp_selftest})
-  target_include_directories(${ARG_NAME}_regs_selftest PRIVATE ${regs_dir})
-  target_link_libraries(${ARG_NAME}_regs_selftest PRIVATE ${ARG_NAME}_regs)
-  target_compile_options(${ARG_NAME}_regs_selftest PRIVATE ${warnings} -Wold-style-cast)
-  add_test(NAME ${ARG_NAME}_regs_selftest COMMAND ${ARG_NAME}_regs_selftest)
+  if(NOT ARG_NO_CXX_SELFTEST)
+    add_executable(${ARG_NAME}_regs_selftest ${cpp_selftest})
+    target_include_directories(${ARG_NAME}_regs_selftest PRIVATE ${regs_dir})
+    target_link_libraries(${ARG_NAME}_regs_selftest PRIVATE ${ARG_NAME}_regs)
+    target_compile_options(${ARG_NAME}_regs_selftest PRIVATE ${warnings} -Wold-style-cast)
+    add_test(NAME ${ARG_NAME}_regs_selftest COMMAND ${ARG_NAME}_regs_selftest)
+  endif()
 
   if(C IN_LIST languages)
     add_executable(${ARG_NAME}_regs_selftest_c ${c_selftest})

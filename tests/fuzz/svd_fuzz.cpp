@@ -4,7 +4,7 @@
 // again (`regemu convert --to svd`). Finds crashes, hangs and unbounded
 // memory in the converters.
 //
-//   seeds:      tests/convert/data (svd_fuzz.seeds) and corpus/svd_fuzz
+//   seeds:      tests/convert/data/rp2040 (svd_fuzz.seeds) and corpus/svd_fuzz
 //   dictionary: tests/fuzz/svd_fuzz.dict (SVD's elements and words)
 #include <cstddef>
 #include <cstdint>

@@ -1,9 +1,8 @@
 #include "tools/convert/svd_reader.hpp"
 
-#include <fstream>
-#include <sstream>
 #include <string_view>
 
+#include "tools/convert/bounded_file.hpp"
 #include "tools/convert/svd_access.hpp"
 #include "tools/convert/svd_derivation.hpp"
 #include "tools/convert/svd_dim.hpp"
@@ -467,25 +466,10 @@ SvdReadResult ReadSvdText(std::string name, std::string text, const SvdLimits& l
 }
 
 SvdReadResult ReadSvdFile(const std::filesystem::path& path, const SvdLimits& limits) {
-  std::error_code ec;
-  uintmax_t size = std::filesystem::file_size(path, ec);
-  if (!ec && size > limits.max_file_bytes) {
-    SvdReadResult result;
-    uint32_t id = result.sources.Add(path.string(), "");
-    result.diagnostics.Error({id, 1, 1}, std::to_string(size) + " bytes, larger than " +
-                                             std::to_string(limits.max_file_bytes >> 20) + " MiB; refused");
-    return result;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    SvdReadResult result;
-    uint32_t id = result.sources.Add(path.string(), "");
-    result.diagnostics.Error({id, 0, 0}, "cannot read the file");
-    return result;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return ReadSvdText(path.string(), std::move(text).str(), limits);
+  SvdReadResult failed;
+  std::optional<std::string> text = ReadBoundedFile(path, limits.max_file_bytes, failed.sources, failed.diagnostics);
+  if (!text) return failed;
+  return ReadSvdText(path.string(), std::move(*text), limits);
 }
 
 }  // namespace regemu::convert

@@ -23,16 +23,10 @@ std::string Bits(const SvdField& field) {
                                 : Quoted(std::to_string(field.msb) + ":" + std::to_string(field.lsb));
 }
 
-// A field's generated C macros are REGISTER_FIELD, beside the register's own
-// REGISTER_RESET and REGISTER_WIDTH: a field of one of those names (RP2040's
-// USB buffer controls have a RESET bit) is renamed, and says so.
 std::string FieldName(const SvdField& field, std::string_view indent, std::ostream& out) {
-  std::string name = YamlName(field.name, true);
-  if (name == "RESET" || name == "WIDTH") {
-    out << indent << "# " << name << " is named " << name
-        << "_ here: a generated C header already has REGISTER_" << name << "\n";
-    name += '_';
-  }
+  std::string note;
+  std::string name = FieldNameForHeaders(field.name, note);
+  if (!note.empty()) out << indent << "# " << note << "\n";
   return name;
 }
 

@@ -69,4 +69,14 @@ std::string Quoted(std::string_view text) {
   return out + "\"";
 }
 
+std::string FieldNameForHeaders(std::string_view name, std::string& note) {
+  std::string yaml_name = YamlName(name, true);
+  note.clear();
+  if (yaml_name == "RESET" || yaml_name == "WIDTH") {
+    note = yaml_name + " is named " + yaml_name + "_ here: a generated C header already has REGISTER_" + yaml_name;
+    yaml_name += '_';
+  }
+  return yaml_name;
+}
+
 }  // namespace regemu::convert

@@ -20,6 +20,11 @@ std::string IdentifierFrom(std::string_view name, bool field = false);
 // `IdentifierFrom`, quoted when YAML would read it as something other than
 // a string (`null`, `true`, `on`, ...: RP2040 has an enumerated value NULL).
 std::string YamlName(std::string_view name, bool field = false);
+// A field's generated C macros are REGISTER_FIELD, beside the register's
+// own REGISTER_RESET and REGISTER_WIDTH: a field of one of those names (the
+// RP2040's USB buffer controls have a RESET bit) gets a '_' after it, and
+// `note` says so (else it is left empty).
+std::string FieldNameForHeaders(std::string_view name, std::string& note);
 // A YAML double-quoted scalar.
 std::string Quoted(std::string_view text);
 

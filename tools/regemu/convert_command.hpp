@@ -1,5 +1,7 @@
 #pragma once
 // `regemu convert svd FILE -o DIR`: a CMSIS-SVD file into a database folder.
+// `regemu convert amdgpu OFFSET_H SH_MASK_H --bases B0,B1,.. -o DIR`: amdgpu's
+// register headers into a database folder.
 // `regemu convert --to svd DB -o FILE`: a database out as CMSIS-SVD.
 
 #include <iosfwd>
@@ -9,9 +11,11 @@
 namespace regemu::tools {
 
 struct ConvertOptions {
-  std::vector<std::string> inputs;  // "svd FILE", or DB with --to
+  std::vector<std::string> inputs;  // "svd FILE", "amdgpu OFFSET_H SH_MASK_H", or DB with --to
   std::string to;                   // "" (into a database) or "svd"
   std::string output;
+  std::string bases;   // amdgpu: segment bases in dwords, "0x2000,0xA000"
+  std::string device;  // amdgpu: the device name ("" = from the offset header's name)
 };
 
 // Exit status: 0 written, 1 the input has errors (nothing written), 2 usage or I/O error.

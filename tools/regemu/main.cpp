@@ -246,20 +246,34 @@ int main(int argc, char** argv) {
 
   regemu::tools::ConvertOptions convert;
   CLI::App* convert_cmd = app.add_subcommand(
-      "convert", "Convert another register description into a database (CMSIS-SVD), or a database into one");
+      "convert",
+      "Convert another register description into a database (CMSIS-SVD, amdgpu register headers), or a database into "
+      "one");
   convert_cmd
       ->add_option("INPUT", convert.inputs,
-                   "svd FILE: a CMSIS-SVD file into a database folder; with --to svd: the database (a file or a "
-                   "device folder holding device.yaml)")
+                   "svd FILE: a CMSIS-SVD file into a database folder; amdgpu OFFSET_H SH_MASK_H: amdgpu's "
+                   "<ip>_<ver>_offset.h and _sh_mask.h into one (needs --bases); with --to svd: the database (a file "
+                   "or a device folder holding device.yaml)")
       ->required()
-      ->expected(1, 2);
+      ->expected(1, 3);
   convert_cmd->add_option("--to", convert.to, "Write the database as this format instead: svd (CMSIS-SVD 1.3)")
       ->check(CLI::IsMember({"svd"}));
   convert_cmd
       ->add_option("-o,--output", convert.output,
-                   "The database folder to write (device.yaml, peripherals/); with --to svd, the SVD file (- for "
-                   "stdout)")
+                   "The database folder to write (device.yaml, peripherals/ or registers/); with --to svd, the SVD "
+                   "file (- for stdout)")
       ->required();
+  convert_cmd->add_option(
+      "--bases", convert.bases,
+      "amdgpu: the IP's segment bases in dwords, by base index (NAME_BASE_IDX), comma-separated: the kernel's "
+      "<IP>_BASE.instance[0].segment[] (gfx90a's GC, aldebaran_ip_offset.h: 0x2000,0xA000,0x02402C00). Given on the "
+      "command line because newer parts (MI300) have no ip_offset header: amdgpu reads their bases from IP "
+      "discovery at run time");
+  convert_cmd->add_option("--device", convert.device,
+                          "amdgpu: the database's device name (default: the offset header's name before _offset)");
+  convert_cmd->footer(
+      "amdgpu: byte offset = 4 x (base[NAME_BASE_IDX] + the header's dword offset). The headers carry no access "
+      "policies, resets or behaviour: every field is imported as rw, and the output says so. docs/import-amdgpu.md.");
 
   CLI::App* coverage_cmd = app.add_subcommand(
       "coverage", "Combine and report the coverage files test processes wrote (REGEMU_COVERAGE=DIR/%p.json)");
