@@ -140,7 +140,9 @@ struct PrecedenceCase {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wparentheses"
 #pragma GCC diagnostic ignored "-Wint-in-bool-context"
-#pragma GCC diagnostic ignored "-Wbool-compare"
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wbool-compare"  // GCC's name; clang has no such group
+#endif
 #pragma GCC diagnostic ignored "-Wlogical-not-parentheses"
 #define C_CASE(...) PrecedenceCase{#__VA_ARGS__, static_cast<uint64_t>(__VA_ARGS__)}
 const PrecedenceCase kPrecedenceCases[] = {
