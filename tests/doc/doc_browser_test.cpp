@@ -80,6 +80,12 @@ TEST_P(DocPagesTest, EveryKindOfPageLoadsWithoutConsoleErrorsOrBrokenLinks) {
 INSTANTIATE_TEST_SUITE_P(ShippedDatabases, DocPagesTest, ::testing::Values("yaml/icl", "yaml/hsw"),
                          [](const auto& param_info) { return std::string(param_info.param).substr(5); });
 
+// An imported description: the RP2040's SVD converted at build time, with
+// the overlay that gives its TIMER behaviour (tests/convert), so the pages
+// of a vendor's thousand registers and of an overlay's behaviours load too.
+INSTANTIATE_TEST_SUITE_P(ConvertedSvd, DocPagesTest, ::testing::Values(REGEMU_RP2040_TIMER_DB),
+                         [](const auto&) { return std::string("rp2040_timer_overlay"); });
+
 class DocBrowserIclTest : public DocBrowserTest {
  protected:
   void SetUp() override {
