@@ -99,6 +99,14 @@ std::vector<std::string> MissingPaths(const MarkdownPage& page, int& checked) {
         text.find('/') == std::string::npos && (text == "LICENSE" || std::regex_match(text, top_level_page));
     if (!top_level_file && !under_top_level && !looks_like_top_level_file) continue;
     ++checked;
+    // A clean clone has nothing beside it: a relative path that leaves the
+    // repository (../shared/...) resolves only on the machine that wrote it.
+    // (Absolute ones, /proc/self/maps, name the system's own files.)
+    fs::path inside = (kRoot / text).lexically_normal().lexically_relative(kRoot.lexically_normal());
+    if (fs::path(text).is_relative() && (inside.empty() || *inside.begin() == "..")) {
+      missing.push_back(Where(readme, span.line) + ": " + text + " is outside the repository");
+      continue;
+    }
     if (text.find('*') == std::string::npos) {
       if (!fs::exists(kRoot / text)) missing.push_back(Where(readme, span.line) + ": " + text);
       continue;
