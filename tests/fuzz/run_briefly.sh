@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Every fuzz target of a build run briefly, each from its seed corpus (the
+# in-tree corpus, the committed reproducers and the files its .seeds names,
+# as .clusterfuzzlite/build.sh zips them). CI calls it on the asan build,
+# whose libFuzzer targets share the test suite's objects (ASan + UBSan):
+#   tests/fuzz/run_briefly.sh BIN_DIR [SECONDS_PER_TARGET]
+# It proves the targets link, run and find nothing in a few seconds; real
+# campaigns are tools/fuzz.sh (tests/fuzz/README.md).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if (($# < 1)); then
+  echo "usage: tests/fuzz/run_briefly.sh BIN_DIR [SECONDS_PER_TARGET]" >&2
+  exit 2
+fi
+bin=$(cd "$1" && pwd)
+seconds=${2:-10}
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+status=0
+for source in tests/fuzz/*_fuzz.cpp; do
+  target=$(basename "$source" .cpp)
+  [[ $target == empty_fuzz ]] && continue
+  if [[ ! -x $bin/$target ]]; then
+    echo "fuzz: no $target in $bin (configure with REGEMU_FUZZ=ON)" >&2
+    status=1
+    continue
+  fi
+  # libFuzzer writes what it finds into its first corpus folder: a scratch
+  # copy of the seeds, so the run leaves the tree as it was.
+  corpus=$scratch/corpus/$target
+  mkdir -p "$corpus"
+  seeds=("tests/fuzz/corpus/$target")
+  [[ -d tests/fuzz/regressions/$target ]] && seeds+=("tests/fuzz/regressions/$target")
+  if [[ -f tests/fuzz/$target.seeds ]]; then
+    while IFS= read -r seed; do seeds+=("$seed"); done < <(grep -v -e '^#' -e '^$' "tests/fuzz/$target.seeds")
+  fi
+  find "${seeds[@]}" -type f -print0 | while IFS= read -r -d '' file; do
+    cp "$file" "$corpus/$(sha1sum "$file" | cut -c1-40)"
+  done
+  max_len=$(sed -n 's/^max_len *= *//p' "tests/fuzz/$target.options")
+  log=$scratch/$target.log
+  if "$bin/$target" -max_total_time="$seconds" -max_len="$max_len" -dict="tests/fuzz/$target.dict" \
+      -artifact_prefix="$scratch/" "$corpus" >"$log" 2>&1; then
+    echo "fuzz: $target: $(grep -E '^#[0-9]+' "$log" | tail -1)"
+  else
+    tail -30 "$log"
+    echo "fuzz: $target crashed; the input is in the log above" >&2
+    status=1
+  fi
+done
+exit $status
