@@ -7,7 +7,7 @@
 #include <utility>
 #include <variant>
 
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 #include "regemu/emulator/device.hpp"
 #include "regemu/emulator/model.hpp"
 #include "regemu/emulator/script/script.hpp"
