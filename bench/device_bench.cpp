@@ -218,7 +218,7 @@ void BM_DeviceWrite32Masked(benchmark::State& state) {
 }
 BENCHMARK(BM_DeviceWrite32Masked);
 
-// Coverage on (DeviceOptions::coverage, emulator/coverage.hpp): against the
+// Coverage on (DeviceOptions::coverage, emulator/coverage/coverage.hpp): against the
 // same benchmarks without it, what counting costs. Off, each access path
 // pays one predictable branch on a null pointer.
 emulator::DeviceOptions WithCoverage() {

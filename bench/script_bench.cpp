@@ -7,8 +7,8 @@
 #include <string>
 
 #include "regemu/emulator/device.hpp"
-#include "regemu/emulator/script.hpp"
-#include "regemu/emulator/script_runner.hpp"
+#include "regemu/emulator/script/script.hpp"
+#include "regemu/emulator/script/script_runner.hpp"
 #include "regemu/regdb/loader.hpp"
 
 namespace regemu::bench {

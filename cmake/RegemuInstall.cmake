@@ -3,7 +3,8 @@
 #   target_link_libraries(my_driver_tests PRIVATE regemu::fakes GTest::gmock_main)
 # (or regemu::c for C drivers, also through pkg-config `regemu`).
 # Installed: the libraries, their headers under include/regemu/ (reached
-# only as "regemu/...": include/regemu/{regdb,emulator,emulator/trap,fakes}/ and
+# only as "regemu/...": include/regemu/{regdb,emulator,emulator/coverage,
+# emulator/script,emulator/trap,fakes}/ and
 # include/regemu/{regemu.h,iomem.h,hwreg.hpp,reg_bits.h}), the `regemu` tool,
 # the shipped databases under share/regemu/yaml and their JSON Schema
 # (share/regemu/database.schema.json), the docs the tool's --help
@@ -19,7 +20,7 @@ set(REGEMU_INSTALL_YAML_DIR ${CMAKE_INSTALL_DATADIR}/regemu/yaml)
 # relative path (../../../yaml/nvme) installed as in the source tree.
 set(REGEMU_INSTALL_EXAMPLES_DIR ${CMAKE_INSTALL_DATADIR}/regemu/examples)
 
-set(regemu_targets regemu_hwreg regemu_regdb regemu_emulator regemu)
+set(regemu_targets regemu_hwreg regemu_regdb regemu_emulator regemu_script regemu)
 if(TARGET regemu_fakes)
   list(APPEND regemu_targets regemu_trap regemu_fakes regemu_c)
 endif()

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "regemu/emulator/coverage_recorder.hpp"
+#include "regemu/emulator/coverage/coverage_recorder.hpp"
 #include "regemu/emulator/device_internal.hpp"
 
 namespace regemu::emulator {

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "regemu/emulator/behaviour.hpp"
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 #include "regemu/emulator/memory_store.hpp"
 #include "regemu/emulator/model.hpp"
 #include "regemu/emulator/spin_lock.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "regemu/emulator/coverage_recorder.hpp"
+#include "regemu/emulator/coverage/coverage_recorder.hpp"
 #include "regemu/emulator/device_internal.hpp"
 
 namespace regemu::emulator {

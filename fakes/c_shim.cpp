@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 #include "regemu/emulator/device.hpp"
 #include "regemu/emulator/trap/trap_site.hpp"
 #include "regemu/emulator/trap/trapped_mapping.hpp"

@@ -5,7 +5,7 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 #include "regemu/emulator/trap/trap_site.hpp"
 #include "regemu/regdb/diagnostics.hpp"
 #include "regemu/regdb/loader.hpp"

@@ -7,7 +7,7 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 #include "regemu/fakes/device_test.hpp"
 #include "regemu/fakes/matchers.hpp"
 #include "regemu/regs/hsw.hpp"

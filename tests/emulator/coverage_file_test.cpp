@@ -1,4 +1,4 @@
-// The coverage file (emulator/coverage.hpp, docs/coverage.md): a round
+// The coverage file (emulator/coverage/coverage.hpp, docs/coverage.md): a round
 // trip keeps everything, merging sums counts and unites point lists,
 // models of another layout stay apart, and every malformed or foreign
 // file is an error naming the file and the place.
@@ -12,7 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 
 namespace regemu::emulator {
 namespace {

@@ -1,11 +1,11 @@
-// What a device with DeviceOptions::coverage counts (emulator/coverage.hpp):
+// What a device with DeviceOptions::coverage counts (emulator/coverage/coverage.hpp):
 // frontdoor reads and writes on the fast and the policy paths, fields a
 // write changed, policy effects only where they acted, violations (also
 // past max_violations, not when ignored), and nothing for the backdoor.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 #include "regemu/emulator/device.hpp"
 #include "tests/emulator/device_test_support.hpp"
 

@@ -12,8 +12,8 @@
 #include <gtest/gtest.h>
 
 #include "regemu/emulator/behaviour_registry.hpp"
-#include "regemu/emulator/script.hpp"
-#include "regemu/emulator/script_runner.hpp"
+#include "regemu/emulator/script/script.hpp"
+#include "regemu/emulator/script/script_runner.hpp"
 #include "tests/emulator/device_test_support.hpp"
 
 namespace regemu::emulator {

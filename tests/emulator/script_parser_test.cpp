@@ -8,7 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/script/script.hpp"
 #include "tests/emulator/script_test_support.hpp"
 
 namespace regemu::emulator {

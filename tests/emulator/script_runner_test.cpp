@@ -9,8 +9,8 @@
 #include <gtest/gtest.h>
 
 #include "regemu/emulator/device.hpp"
-#include "regemu/emulator/script.hpp"
-#include "regemu/emulator/script_runner.hpp"
+#include "regemu/emulator/script/script.hpp"
+#include "regemu/emulator/script/script_runner.hpp"
 #include "regemu/emulator/trace.hpp"
 #include "tests/emulator/script_test_support.hpp"
 

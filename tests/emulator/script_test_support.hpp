@@ -10,8 +10,8 @@
 
 #include "regemu/emulator/device.hpp"
 #include "regemu/emulator/model.hpp"
-#include "regemu/emulator/script.hpp"
-#include "regemu/emulator/script_runner.hpp"
+#include "regemu/emulator/script/script.hpp"
+#include "regemu/emulator/script/script_runner.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::emulator::script_testing {

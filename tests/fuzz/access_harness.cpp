@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "regemu/emulator/script.hpp"
-#include "regemu/emulator/script_runner.hpp"
+#include "regemu/emulator/script/script.hpp"
+#include "regemu/emulator/script/script_runner.hpp"
 #include "regemu/regdb/numbers.hpp"
 
 namespace regemu::fuzz {

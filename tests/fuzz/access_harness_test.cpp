@@ -15,8 +15,8 @@
 #include <gtest/gtest.h>
 
 #include "regemu/emulator/device.hpp"
-#include "regemu/emulator/script.hpp"
-#include "regemu/emulator/script_runner.hpp"
+#include "regemu/emulator/script/script.hpp"
+#include "regemu/emulator/script/script_runner.hpp"
 #include "regemu/regdb/loader.hpp"
 #include "tests/fuzz/access_harness.hpp"
 

@@ -14,8 +14,8 @@
 #include <gtest/gtest.h>
 
 #include "regemu/emulator/device.hpp"
-#include "regemu/emulator/script.hpp"
-#include "regemu/emulator/script_runner.hpp"
+#include "regemu/emulator/script/script.hpp"
+#include "regemu/emulator/script/script_runner.hpp"
 #include "examples/i915_mini/bugs.hpp"
 #include "tests/fuzz/driver_harness.hpp"
 #include "tests/fuzz/shipped_devices.hpp"

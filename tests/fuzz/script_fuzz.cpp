@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "regemu/emulator/device.hpp"
-#include "regemu/emulator/script.hpp"
-#include "regemu/emulator/script_runner.hpp"
+#include "regemu/emulator/script/script.hpp"
+#include "regemu/emulator/script/script_runner.hpp"
 #include "tests/fuzz/shipped_devices.hpp"
 
 using namespace regemu;

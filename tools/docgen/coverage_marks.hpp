@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 #include "regemu/regdb/database.hpp"
 #include "tools/docgen/bitfield_svg.hpp"
 

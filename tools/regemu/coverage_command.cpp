@@ -3,7 +3,7 @@
 #include <optional>
 #include <ostream>
 
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 #include "tools/regemu/coverage_files.hpp"
 #include "tools/regemu/coverage_report.hpp"
 

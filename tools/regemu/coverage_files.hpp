@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 
 namespace regemu::tools {
 

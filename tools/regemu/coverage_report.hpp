@@ -6,7 +6,7 @@
 
 #include <iosfwd>
 
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 
 namespace regemu::tools {
 

@@ -6,7 +6,7 @@
 
 #include <dtl/dtl.hpp>
 
-#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/script/script.hpp"
 #include "tools/regemu/device_inputs.hpp"
 #include "tools/traces/access_sequence.hpp"
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <ostream>
 
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 #include "tools/docgen/doc_site.hpp"
 #include "tools/regemu/coverage_files.hpp"
 #include "tools/regemu/register_lookup.hpp"

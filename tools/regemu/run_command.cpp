@@ -7,11 +7,11 @@
 #include <utility>
 #include <variant>
 
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 #include "regemu/emulator/device.hpp"
 #include "regemu/emulator/model.hpp"
-#include "regemu/emulator/script.hpp"
-#include "regemu/emulator/script_runner.hpp"
+#include "regemu/emulator/script/script.hpp"
+#include "regemu/emulator/script/script_runner.hpp"
 #include "regemu/emulator/trace.hpp"
 #include "regemu/regdb/loader.hpp"
 #include "regemu/regdb/numbers.hpp"

@@ -11,8 +11,8 @@
 
 #include "regemu/emulator/device.hpp"
 #include "regemu/emulator/model.hpp"
-#include "regemu/emulator/script.hpp"
-#include "regemu/emulator/script_runner.hpp"
+#include "regemu/emulator/script/script.hpp"
+#include "regemu/emulator/script/script_runner.hpp"
 #include "regemu/emulator/space_image.hpp"
 #include "regemu/regdb/numbers.hpp"
 #include "regemu/regdb/spelling.hpp"

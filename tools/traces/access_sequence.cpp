@@ -1,6 +1,6 @@
 #include "tools/traces/access_sequence.hpp"
 
-#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/script/script.hpp"
 #include "regemu/regdb/numbers.hpp"
 #include "tools/traces/capture_tokens.hpp"
 #include "tools/traces/register_knowledge.hpp"

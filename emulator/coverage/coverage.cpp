@@ -1,6 +1,6 @@
 // Merging coverage: what `regemu coverage merge`, the report and the
 // process's own collection all use.
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 
 #include <algorithm>
 #include <string>

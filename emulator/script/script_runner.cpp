@@ -1,4 +1,4 @@
-#include "regemu/emulator/script_runner.hpp"
+#include "regemu/emulator/script/script_runner.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "regemu/emulator/script_fields.hpp"
+#include "regemu/emulator/script/script_fields.hpp"
 #include "regemu/emulator/stream_text.hpp"
 #include "regemu/regdb/numbers.hpp"
 

@@ -1,4 +1,4 @@
-#include "regemu/emulator/coverage_recorder.hpp"
+#include "regemu/emulator/coverage/coverage_recorder.hpp"
 
 #include <array>
 #include <stdexcept>

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "regemu/emulator/model.hpp"
-#include "regemu/emulator/script_runner.hpp"
+#include "regemu/emulator/script/script_runner.hpp"
 #include "regemu/emulator/trace.hpp"
 
 namespace regemu::emulator {

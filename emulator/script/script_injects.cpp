@@ -8,7 +8,7 @@
 
 #include "regemu/emulator/behaviour.hpp"
 #include "regemu/emulator/device.hpp"
-#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/script/script.hpp"
 #include "regemu/regdb/spelling.hpp"
 
 namespace regemu::emulator {

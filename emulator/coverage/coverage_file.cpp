@@ -15,7 +15,7 @@
 #include <utility>
 #include <variant>
 
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 #include "regemu/regdb/numbers.hpp"
 
 namespace regemu::emulator {

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <string>
 
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 
 namespace regemu::emulator {
 namespace {

@@ -1,4 +1,4 @@
-#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/script/script.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "regemu/emulator/script_fields.hpp"
+#include "regemu/emulator/script/script_fields.hpp"
 
 #include <algorithm>
 #include <bit>

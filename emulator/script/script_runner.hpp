@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "regemu/emulator/device.hpp"
-#include "regemu/emulator/script.hpp"
+#include "regemu/emulator/script/script.hpp"
 #include "regemu/emulator/violation.hpp"
 #include "regemu/regdb/database.hpp"
 #include "regemu/regdb/diagnostics.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "regemu/emulator/access_masks.hpp"
-#include "regemu/emulator/coverage.hpp"
+#include "regemu/emulator/coverage/coverage.hpp"
 #include "regemu/emulator/model.hpp"
 #include "regemu/emulator/violation.hpp"
 
