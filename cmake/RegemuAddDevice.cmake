@@ -1,5 +1,5 @@
 # regemu_add_device(NAME <name> DB <database file or device folder> [NO_CHECK] [GENERATED]
-#                   [NO_CXX_SELFTEST] [PREFIX <C macro prefix>])
+#                   [NO_CXX_SELFTEST] [CHANGED_ONLY] [PREFIX <C macro prefix>])
 #
 # PREFIX: what the C header's macros start with (`regemu header --prefix`),
 # over the database's `c_prefix:`; by default the device name in upper case.
@@ -10,6 +10,10 @@
 # NO_CXX_SELFTEST: no <name>_regs_selftest. For maps of thousands of
 # registers (a converted GPU core), whose C++ self-test is megabytes of
 # static_asserts that take many minutes to compile; the C self-test stays.
+#
+# CHANGED_ONLY: DB is an overlay over such a map (yaml/mi200 over
+# yaml/gc_9_4_2): the headers and self-tests hold only the registers its
+# changes name (`regemu header --changed-only`), not the map's thousands.
 #
 # Generates the device's register headers at build time (like TableGen's
 # tablegen()) with `regemu header`, and defines:
@@ -26,7 +30,7 @@
 # the regemu::hwreg target, whichever tree they come from.
 
 function(regemu_add_device)
-  cmake_parse_arguments(ARG "NO_CHECK;GENERATED;NO_CXX_SELFTEST" "NAME;DB;PREFIX" "" ${ARGN})
+  cmake_parse_arguments(ARG "NO_CHECK;GENERATED;NO_CXX_SELFTEST;CHANGED_ONLY" "NAME;DB;PREFIX" "" ${ARGN})
   if(NOT ARG_NAME OR NOT ARG_DB)
     message(FATAL_ERROR "regemu_add_device: NAME and DB are required")
   endif()
@@ -51,9 +55,12 @@ function(regemu_add_device)
   else()
     set(deps ${db})
   endif()
-  set(no_check)
+  set(header_flags)
   if(ARG_NO_CHECK)
-    set(no_check --no-check)
+    list(APPEND header_flags --no-check)
+  endif()
+  if(ARG_CHANGED_ONLY)
+    list(APPEND header_flags --changed-only)
   endif()
   set(prefix)
   if(ARG_PREFIX)
@@ -69,13 +76,13 @@ function(regemu_add_device)
   set(c_selftest ${out}/${ARG_NAME}_selftest.c)
   add_custom_command(
     OUTPUT ${hpp} ${cpp_selftest}
-    COMMAND $<TARGET_FILE:${tool}> header ${db} --lang c++ -o ${hpp} --selftest ${cpp_selftest} ${no_check}
+    COMMAND $<TARGET_FILE:${tool}> header ${db} --lang c++ -o ${hpp} --selftest ${cpp_selftest} ${header_flags}
     DEPENDS ${tool_dependency} ${deps}
     COMMENT "regemu header: ${ARG_NAME}.hpp"
     VERBATIM)
   add_custom_command(
     OUTPUT ${h} ${c_selftest}
-    COMMAND $<TARGET_FILE:${tool}> header ${db} --lang c -o ${h} --selftest ${c_selftest} ${no_check} ${prefix}
+    COMMAND $<TARGET_FILE:${tool}> header ${db} --lang c -o ${h} --selftest ${c_selftest} ${header_flags} ${prefix}
     DEPENDS ${tool_dependency} ${deps}
     COMMENT "regemu header: ${ARG_NAME}.h"
     VERBATIM)

@@ -146,15 +146,7 @@ class DocumentReader {
     if (const YamlNode* unclaimed = node.Find("unclaimed")) {
       space.unclaimed = reader_.Unsigned(*unclaimed, "unclaimed value").value_or(0);
     }
-    if (const YamlNode* bar = node.Find("pci_bar")) {
-      // A BAR holds memory or I/O: a configuration or MSR space is never one.
-      if (space.kind != SpaceKind::kMmio && space.kind != SpaceKind::kMemory) {
-        reader_.Error(*bar, "pci_bar is only for mmio and memory spaces");
-      } else if (auto index = reader_.Unsigned(*bar, "pci_bar", 0, 5)) {
-        space.pci_bar = static_cast<unsigned>(*index);
-        space.pci_bar_loc = bar->loc;
-      }
-    }
+    if (const YamlNode* bar = node.Find("pci_bar")) ReadPciBar(*bar, space, reader_);
     if (const YamlNode* doc = node.Find("doc")) space.doc = reader_.Text(*doc, "doc").value_or("");
     db_.spaces.push_back(std::move(space));
   }
@@ -354,6 +346,16 @@ class DocumentReader {
 };
 
 }  // namespace
+
+void ReadPciBar(const YamlNode& bar, Space& space, SchemaReader& reader) {
+  // A BAR holds memory or I/O: a configuration or MSR space is never one.
+  if (space.kind != SpaceKind::kMmio && space.kind != SpaceKind::kMemory) {
+    reader.Error(bar, "pci_bar is only for mmio and memory spaces");
+  } else if (auto index = reader.Unsigned(bar, "pci_bar", 0, 5)) {
+    space.pci_bar = static_cast<unsigned>(*index);
+    space.pci_bar_loc = bar.loc;
+  }
+}
 
 std::vector<IncludeRequest> ReadDocument(const YamlNode& document, const DocumentContext& context, Database& database,
                                          SchemaReader& reader) {

@@ -25,6 +25,10 @@ struct DocumentContext {
   bool overlay_root = false;
 };
 
+// A space's `pci_bar` (0-5): only an mmio or memory space is a BAR. Sets
+// the space's BAR and its location, or reports why not at `bar`.
+void ReadPciBar(const YamlNode& bar, Space& space, SchemaReader& reader);
+
 // Appends what `document` declares to `database` and returns its includes.
 std::vector<IncludeRequest> ReadDocument(const YamlNode& document, const DocumentContext& context, Database& database,
                                          SchemaReader& reader);

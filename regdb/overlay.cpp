@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "regemu/regdb/document_reader.hpp"
 #include "regemu/regdb/register_reader.hpp"
 #include "regemu/regdb/schema_reader.hpp"
 #include "regemu/regdb/spelling.hpp"
@@ -16,6 +17,7 @@ namespace {
 constexpr std::array<std::string_view, 9> kRegisterChangeKeys{"register", "access",     "reset", "doc",   "ref",
                                                               "volatile", "add_fields", "remove", "view_of"};
 constexpr std::array<std::string_view, 6> kFieldChangeKeys{"field", "access", "reset", "doc", "volatile", "remove"};
+constexpr std::array<std::string_view, 4> kSpaceChangeKeys{"space", "size", "pci_bar", "doc"};
 
 // Sets the bits of `field` in the register's reset to the field's reset, so
 // a register reset given elsewhere and the changed field agree.
@@ -42,21 +44,50 @@ class OverlayApplier {
  private:
   void ApplyOne(const YamlNode& change) {
     if (!change.IsMap()) {
-      reader_.Error(change, std::string("expected a change as a mapping with 'register' or 'field', got ") +
+      reader_.Error(change, std::string("expected a change as a mapping with 'register', 'field' or 'space', got ") +
                                 DescribeKind(change.kind));
       return;
     }
     const YamlNode* reg = change.Find("register");
     const YamlNode* field = change.Find("field");
-    if ((reg != nullptr) == (field != nullptr)) {
-      reader_.Error(change, "a change names exactly one of 'register: NAME' and 'field: REGISTER.FIELD'");
+    const YamlNode* space = change.Find("space");
+    if ((reg != nullptr) + (field != nullptr) + (space != nullptr) != 1) {
+      reader_.Error(change,
+                    "a change names exactly one of 'register: NAME', 'field: REGISTER.FIELD' and 'space: NAME'");
       return;
     }
     if (reg) {
       ChangeRegister(change, *reg);
-    } else {
+    } else if (field) {
       ChangeField(change, *field);
+    } else {
+      ChangeSpace(change, *space);
     }
+  }
+
+  // An included space's size, BAR or description: an import's register BAR
+  // is as large as its registers reach, the device's as the PCI BAR.
+  void ChangeSpace(const YamlNode& change, const YamlNode& name) {
+    if (!reader_.ExpectMap(change, "a space change", kSpaceChangeKeys)) return;
+    auto text = reader_.Text(name, "space name");
+    if (!text) return;
+    auto it = std::find_if(db_.spaces.begin(), db_.spaces.end(), [&](const Space& s) { return s.name == *text; });
+    if (it == db_.spaces.end()) {
+      std::vector<std::string_view> names;
+      for (const Space& s : db_.spaces) names.push_back(s.name);
+      reader_.Error(name, "the change names space '" + *text + "', which the database does not have" +
+                              DidYouMean(*text, names));
+      return;
+    }
+    Space& space = *it;
+    if (const YamlNode* size = change.Find("size")) {
+      if (auto value = reader_.Unsigned(*size, "space size", 1, uint64_t{1} << 63)) {
+        space.size = *value;
+        space.size_loc = size->loc;
+      }
+    }
+    if (const YamlNode* bar = change.Find("pci_bar")) ReadPciBar(*bar, space, reader_);
+    if (const YamlNode* doc = change.Find("doc")) space.doc = reader_.Text(*doc, "doc").value_or(space.doc);
   }
 
   // The named register, or nullptr after reporting it missing (with the
@@ -203,6 +234,24 @@ class OverlayApplier {
 void ApplyOverlayChanges(const std::vector<YamlNode>& changes, Database& database, Diagnostics& diagnostics) {
   if (changes.empty()) return;
   OverlayApplier(changes, database, diagnostics).Apply();
+}
+
+std::set<std::string> RegistersNamedByChanges(const SourceSet& sources) {
+  std::set<std::string> names;
+  for (uint32_t id = 0; id < sources.size(); ++id) {
+    Diagnostics ignored;  // the files loaded once already: their errors were reported then
+    std::optional<YamlNode> document = ParseYamlFile(sources, id, InputLimits{}, ignored);
+    const YamlNode* changes = document && document->IsMap() ? document->Find("changes") : nullptr;
+    if (!changes || !changes->IsSequence()) continue;
+    for (const YamlNode& change : changes->children) {
+      if (!change.IsMap()) continue;
+      if (const YamlNode* reg = change.Find("register"); reg && reg->IsScalar()) names.insert(reg->text);
+      if (const YamlNode* field = change.Find("field"); field && field->IsScalar()) {
+        names.insert(field->text.substr(0, field->text.find('.')));
+      }
+    }
+  }
+  return names;
 }
 
 }  // namespace regemu::regdb

@@ -197,6 +197,40 @@ TEST_F(RegemuHeaderCli, CPrefixFromTheDatabaseStartsEveryMacro) {
   EXPECT_EQ(Shell("'" + (dir_ / "selftest_c").string() + "'").exit_code, 0);  // the driver: the two bits agree
 }
 
+// --changed-only: an overlay's header holds the registers its changes name,
+// not the import's others (yaml/mi200 over the 3529 of yaml/gc_9_4_2); a
+// database no change names a register of is refused.
+TEST_F(RegemuHeaderCli, ChangedOnlyKeepsTheRegistersAnOverlayNames) {
+  fs::create_directories(dir_ / "import");
+  Write("import/device.yaml", R"(device: chip
+spaces:
+  - {name: bus, kind: mmio, size: 0x100}
+registers:
+  - {name: CTRL, space: bus, offset: 0x0, fields: [{name: EN, bits: 0, access: rw}]}
+  - {name: STATUS, space: bus, offset: 0x4}
+  - {name: SPARE, space: bus, offset: 0x8}
+)");
+  fs::path overlay = Write("overlay.yaml", R"(include: [import/device.yaml]
+changes:
+  - {register: STATUS, volatile: true}
+  - {field: CTRL.EN, reset: 1}
+)");
+  fs::path hpp = dir_ / "chip.hpp";
+  RunResult r = Regemu("header '" + overlay.string() + "' --changed-only -o '" + hpp.string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("device 'chip', 2 register(s)"));
+  std::string text = Slurp(hpp);
+  EXPECT_THAT(text, HasSubstr("class CTRL "));
+  EXPECT_THAT(text, HasSubstr("class STATUS "));
+  EXPECT_THAT(text, Not(HasSubstr("SPARE")));
+
+  RunResult whole = Regemu("header '" + overlay.string() + "' -o '" + hpp.string() + "'");
+  EXPECT_THAT(whole.err, HasSubstr("device 'chip', 3 register(s)"));
+  RunResult plain = Regemu("header '" + (dir_ / "import").string() + "' --changed-only -o '" + hpp.string() + "'");
+  EXPECT_EQ(plain.exit_code, 1);
+  EXPECT_THAT(plain.err, HasSubstr("--changed-only: no overlay change"));
+}
+
 TEST_F(RegemuHeaderCli, PrefixOnTheCommandLineWinsOverTheDatabase) {
   fs::path db = Write("nvme.yaml", kPrefixedDatabase);
   fs::path h = dir_ / "nvme.h";

@@ -192,6 +192,32 @@ TEST(OverlayTest, AFileWithoutChangesStillRefusesAnIncludedDevice) {
               Contains(ErrorAt(1, 9, HasSubstr("'device' belongs in the root file only"))));
 }
 
+// An import's register BAR is as large as its registers reach; the device's
+// is as large as the PCI BAR, and is that BAR.
+TEST(OverlayTest, SetsASpacesSizeBarAndDoc) {
+  LoadedDatabase loaded = CheckOverlay(R"(include: [import/device.yaml]
+changes:
+  - {space: bus, size: 0x100000, pci_bar: 5, doc: "register BAR"}
+)");
+  ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+  auto index = loaded.database.FindSpace("bus");
+  ASSERT_TRUE(index.has_value());
+  const Space* bus = &loaded.database.spaces[*index];
+  EXPECT_EQ(bus->size, 0x100000u);
+  EXPECT_EQ(bus->pci_bar, 5u);
+  EXPECT_EQ(bus->doc, "register BAR");
+  EXPECT_EQ(bus->size_loc.line, 3u);  // a register past the end is blamed on the overlay's size
+}
+
+TEST(OverlayTest, ASpaceTooSmallForItsRegistersIsReportedByTheChecksAtTheChange) {
+  LoadedDatabase loaded = CheckOverlay(R"(include: [import/device.yaml]
+changes:
+  - {space: bus, size: 0x8}
+)");
+  EXPECT_TRUE(loaded.diagnostics.has_errors());
+  EXPECT_THAT(Rendered(loaded), HasSubstr("SPARE"));
+}
+
 // ---------------------------------------------------------------- mistakes
 
 TEST(OverlayTest, AMissingRegisterIsAnErrorAtTheChangeWithTheNearestName) {
@@ -219,6 +245,19 @@ changes:
                           ErrorAt(5, 13, HasSubstr("must be REGISTER.FIELD"))));
 }
 
+TEST(OverlayTest, AMissingSpaceOrAWrongSpaceKeyIsAnErrorAtTheChange) {
+  LoadedDatabase loaded = CheckOverlay(R"(include: [import/device.yaml]
+changes:
+  - {space: bsu, size: 0x2000}
+  - {space: bus, kind: memory}
+  - {space: bus, pci_bar: 6}
+)");
+  EXPECT_THAT(loaded.diagnostics.all(),
+              ElementsAre(ErrorAt(3, 13, AllOf(HasSubstr("space 'bsu'"), HasSubstr("does not have"),
+                                               HasSubstr("did you mean 'bus'?"))),
+                          ErrorAt(4, 18, HasSubstr("kind")), ErrorAt(5, 27, HasSubstr("pci_bar"))));
+}
+
 TEST(OverlayTest, ARegisterRemovedEarlierCannotBeChangedLater) {
   LoadedDatabase loaded = CheckOverlay(R"(include: [import/device.yaml]
 changes:
@@ -240,7 +279,7 @@ changes:
   - just text
 )");
   EXPECT_THAT(loaded.diagnostics.all(),
-              ElementsAre(ErrorAt(3, 5, HasSubstr("exactly one of 'register: NAME' and 'field: REGISTER.FIELD'")),
+              ElementsAre(ErrorAt(3, 5, HasSubstr("exactly one of 'register: NAME', 'field: REGISTER.FIELD' and 'space: NAME'")),
                           ErrorAt(4, 22, HasSubstr("did you mean 'access'?")),
                           ErrorAt(5, 30, HasSubstr("'remove: true' has no other keys")),
                           ErrorAt(6, 35, HasSubstr("already has a field 'EN'")),

@@ -3,9 +3,11 @@
 #include <filesystem>
 #include <fstream>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include "regemu/regdb/loader.hpp"
+#include "regemu/regdb/overlay.hpp"
 #include "regemu/regdb/schema_reader.hpp"
 #include "tools/headergen/backends.hpp"
 
@@ -72,6 +74,19 @@ int RunHeader(const HeaderOptions& options, std::ostream& out, std::ostream& err
     err << "regemu header: --prefix '" << options.prefix
         << "' is not a C identifier (letters, digits and '_', not starting with a digit)\n";
     return 2;
+  }
+  if (options.changed_only) {
+    // An overlay's registers without the import's thousands (yaml/mi200
+    // over the 3529 registers of yaml/gc_9_4_2): the header a driver of the
+    // overlay's registers includes, at the cost of its registers only.
+    std::set<std::string> changed = regdb::RegistersNamedByChanges(loaded.sources);
+    std::erase_if(loaded.database.registers,
+                  [&](const regdb::Register& reg) { return !changed.contains(reg.name); });
+    if (loaded.database.registers.empty()) {
+      err << "regemu header: --changed-only: no overlay change in " << options.database
+          << " names a register (it is for an overlay's `changes:`)\n";
+      return 1;
+    }
   }
   headergen::DeviceView view = headergen::BuildDeviceView(loaded.database);
   if (!options.prefix.empty()) view.c_prefix = options.prefix + "_";

@@ -14,6 +14,7 @@ struct HeaderOptions {
   std::string selftest;      // the self-test source, "" for none
   bool no_check = false;     // generate from a database the checker rejects (to test the self-test)
   std::string prefix;        // --prefix: the C macros' prefix, over the database's `c_prefix`; "" for that
+  bool changed_only = false;  // --changed-only: only the registers an overlay change names
 };
 
 // Exit status: 0 written, 1 the database has errors, 2 usage or I/O error.

@@ -160,6 +160,9 @@ int main(int argc, char** argv) {
   header_cmd->add_option("--prefix", header.prefix,
                          "Start of every C macro, before '_' (default: the database's c_prefix, else the device "
                          "name in upper case)");
+  header_cmd->add_flag("--changed-only", header.changed_only,
+                       "Only the registers an overlay change names (yaml/README.md \"Overlays\"), not the thousands "
+                       "of the map the overlay includes");
 
   regemu::tools::SchemaOptions schema;
   CLI::App* schema_cmd = app.add_subcommand(
