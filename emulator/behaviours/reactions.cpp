@@ -54,6 +54,7 @@ class ShortList {
     ++size_;
   }
   bool empty() const { return size_ == 0; }
+  T back() const { return size_ <= N ? inline_[size_ - 1] : spilled_.back(); }
   std::span<const T> items() const {
     return size_ <= N ? std::span<const T>(inline_, size_) : std::span<const T>(spilled_);
   }
@@ -64,17 +65,30 @@ class ShortList {
   size_t size_ = 0;
 };
 
+// One trigger target of one reaction, flattened for the access path: what
+// a register's accesses test, in one contiguous list per register, without
+// reaching through the reaction and its trigger for each.
+struct Watch {
+  uint32_t reaction = 0;
+  ReactionTriggerKind kind = ReactionTriggerKind::kWrite;
+  bool has_to = false;  // kChange with `to:`
+  regdb::FieldBits bits;
+  uint64_t to = 0;
+};
+
 class ReactionsProgram : public BehaviourProgram {
  public:
   ReactionsProgram(std::string name, std::shared_ptr<const ReactionsConfig> config, const Model& model)
       : BehaviourProgram("reactions", std::move(name)), config_(std::move(config)) {
     const auto& reactions = config_->reactions;
-    watchers_.resize(model.registers().size());
+    watches_.resize(model.registers().size());
+    // In the database's order: a register's watches list each reaction's
+    // targets together, and reactions in order (Triggered relies on both).
     for (uint32_t i = 0; i < reactions.size(); ++i) {
       const regdb::ReactionTrigger& trigger = reactions[i].trigger;
       for (const ReactionTarget& target : trigger.targets) {
-        auto& list = watchers_[target.reg];
-        if (std::find(list.begin(), list.end(), i) == list.end()) list.push_back(i);
+        watches_[target.reg].push_back(
+            Watch{i, trigger.kind, trigger.to.has_value(), target.bits, trigger.to.value_or(0)});
         auto& hooks = trigger.kind == ReactionTriggerKind::kRead ? read_hooks_ : write_hooks_;
         if (std::find(hooks.begin(), hooks.end(), target.reg) == hooks.end()) hooks.push_back(target.reg);
       }
@@ -82,7 +96,7 @@ class ReactionsProgram : public BehaviourProgram {
   }
 
   const ReactionsConfig& config() const { return *config_; }
-  const std::vector<uint32_t>& watchers(RegisterId reg) const { return watchers_[reg]; }
+  std::span<const Watch> watches(RegisterId reg) const { return watches_[reg]; }
 
   std::vector<RegisterId> ReadHooks() const override { return read_hooks_; }
   std::vector<RegisterId> WriteHooks() const override { return write_hooks_; }
@@ -97,7 +111,7 @@ class ReactionsProgram : public BehaviourProgram {
 
  private:
   std::shared_ptr<const ReactionsConfig> config_;
-  std::vector<std::vector<uint32_t>> watchers_;  // per register: reactions triggered by it
+  std::vector<std::vector<Watch>> watches_;  // per register: the triggers that test it
   std::vector<RegisterId> read_hooks_;
   std::vector<RegisterId> write_hooks_;
 };
@@ -216,28 +230,22 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
   // reactions it triggers, conditions first, then their actions.
   void Triggered(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after, ReactionTriggerKind access,
                  const Occasion& occasion) {
-    const auto& reactions = program_->config().reactions;
     ShortList<uint32_t, 8> matched;
-    for (uint32_t i : program_->watchers(reg)) {
-      const regdb::ReactionTrigger& trigger = reactions[i].trigger;
-      for (const ReactionTarget& target : trigger.targets) {
-        if (target.reg != reg) continue;
-        uint64_t was = target.bits.Get(before);
-        uint64_t now = target.bits.Get(after);
-        bool hit = false;
-        switch (trigger.kind) {
-          case ReactionTriggerKind::kWrite:
-          case ReactionTriggerKind::kRead: hit = trigger.kind == access; break;
-          case ReactionTriggerKind::kChange: hit = was != now && (!trigger.to || now == *trigger.to); break;
-          case ReactionTriggerKind::kRise: hit = was == 0 && now != 0; break;
-          case ReactionTriggerKind::kFall: hit = was != 0 && now == 0; break;
-          case ReactionTriggerKind::kEvent: break;
-        }
-        if (hit) {
-          matched.push_back(i);
-          break;
-        }
+    for (const Watch& watch : program_->watches(reg)) {
+      // A reaction with several targets in this register fires once.
+      if (!matched.empty() && matched.back() == watch.reaction) continue;
+      uint64_t was = watch.bits.Get(before);
+      uint64_t now = watch.bits.Get(after);
+      bool hit = false;
+      switch (watch.kind) {
+        case ReactionTriggerKind::kWrite:
+        case ReactionTriggerKind::kRead: hit = watch.kind == access; break;
+        case ReactionTriggerKind::kChange: hit = was != now && (!watch.has_to || now == watch.to); break;
+        case ReactionTriggerKind::kRise: hit = was == 0 && now != 0; break;
+        case ReactionTriggerKind::kFall: hit = was != 0 && now == 0; break;
+        case ReactionTriggerKind::kEvent: break;
       }
+      if (hit) matched.push_back(watch.reaction);
     }
     if (!matched.empty()) Fire(context, matched.items(), occasion);
   }
