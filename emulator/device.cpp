@@ -208,7 +208,10 @@ void Device::ClockTo(uint64_t to) {
   }
 }
 
-uint64_t Device::ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, uint64_t tag) {
+// Inline: only BehaviourContext::Schedule and Cancel (below) call these,
+// on the write path of every register whose reactions start or cancel a
+// delayed action.
+inline uint64_t Device::ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, uint64_t tag) {
   uint64_t due = delay_ns > ~uint64_t{0} - now_ns_ ? ~uint64_t{0} : now_ns_ + delay_ns;
   uint64_t id = next_event_id_++;
   events_.push_back(PendingEvent{due, id, tag, behaviour});
@@ -216,10 +219,14 @@ uint64_t Device::ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, uint64_t 
   return id;
 }
 
-bool Device::CancelLocked(uint32_t behaviour, uint64_t id) {
+inline bool Device::CancelLocked(uint32_t behaviour, uint64_t id) {
   auto it = std::find_if(events_.begin(), events_.end(),
                          [&](const PendingEvent& e) { return e.id == id && e.behaviour == behaviour; });
   if (it == events_.end()) return false;
+  if (it + 1 == events_.end()) {
+    events_.pop_back();  // a leaf: what is left is still a heap (the common case, cancelling what was just scheduled)
+    return true;
+  }
   events_.erase(it);
   std::make_heap(events_.begin(), events_.end(), Later);
   return true;

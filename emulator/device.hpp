@@ -249,15 +249,25 @@ class Device {
   // The register a read (or write) at `offset` reaches: the decode table's,
   // or of banked registers the one selected now. DecodeTable::kNone if none.
   RegisterId DecodeAt(const SpaceModel& space, uint64_t offset, bool write) const {
-    RegisterId id = space.decode.Lookup(offset);
-    if (id == DecodeTable::kNone || (model_->fast(id).flags & RegisterModel::kBanked) == 0) [[likely]] return id;
-    return model_->SelectBank(id, write, values_);
+    return SelectBank(space.decode.Lookup(offset), write);
+  }
+  // `looked_up`, the decode table's entry, or the register of its bank that answers now.
+  RegisterId SelectBank(RegisterId looked_up, bool write) const {
+    if (looked_up == DecodeTable::kNone || (model_->fast(looked_up).flags & RegisterModel::kBanked) == 0) [[likely]] {
+      return looked_up;
+    }
+    return model_->SelectBank(looked_up, write, values_);
   }
 
   // Read and Write without taking the lock: for accesses a behaviour makes
   // (BehaviourContext::Read/Write) under the lock its hook already holds.
-  uint64_t ReadUnguarded(SpaceId space, uint64_t offset, unsigned width);
-  void WriteUnguarded(SpaceId space, uint64_t offset, unsigned width, uint64_t value);
+  inline uint64_t ReadUnguarded(SpaceId space, uint64_t offset, unsigned width);
+  inline void WriteUnguarded(SpaceId space, uint64_t offset, unsigned width, uint64_t value);
+  // What the inline plain path of ReadUnguarded / WriteUnguarded leaves:
+  // `looked_up` is the decode table's entry at `offset` (kNone if none, or
+  // if the space does not decode).
+  uint64_t ReadOther(SpaceId space, uint64_t offset, unsigned width, RegisterId looked_up);
+  void WriteOther(SpaceId space, uint64_t offset, unsigned width, uint64_t value, RegisterId looked_up);
   uint64_t ReadLocked(SpaceId space, uint64_t offset, unsigned width, Access& access);
   void WriteLocked(SpaceId space, uint64_t offset, unsigned width, uint64_t value, Access& access);
   uint64_t ReadBits(RegisterId reg, uint64_t lanes, Access& access);
@@ -268,7 +278,8 @@ class Device {
   static constexpr uint32_t kNoBehaviour = UINT32_MAX;
   void NotifyStore(RegisterId reg, uint64_t before, uint64_t after, uint32_t except);
   void WriteBits(RegisterId reg, uint64_t lanes, uint64_t value, Access& access);
-  void RunWriteHooks(RegisterId reg, uint64_t before, uint64_t after, Access& access);
+  inline void RunWriteHooks(RegisterId reg, uint64_t before, uint64_t after, Access& access);
+  inline void WriteWhole(RegisterId reg, uint64_t value, Access& access);
   uint64_t ApplyWriteEffects(const RegisterModel& r, const AccessMasks& m, uint64_t written, uint64_t value,
                              uint64_t after, uint64_t& once_stored);
   bool Admit(const SpaceModel& space, uint64_t offset, unsigned width, Access& access);
@@ -278,6 +289,9 @@ class Device {
   // bits as it read them (Access::carried_*), a read-modify-write hazard.
   void ReportCarriedStatus(Access& access);
   void CheckMaskedEnables(RegisterId id, uint64_t lanes, uint64_t value, Access& access);
+  [[gnu::cold]] void ReportStaticWriteRules(RegisterId id, uint64_t before, uint64_t changed_ro, uint64_t ones,
+                                            Access& access);
+  [[gnu::cold]] void ReportWriteOnlyRead(RegisterId id, uint64_t lanes, Access& access);
   void Violate(Access& access, ViolationKind kind, RegisterId reg, uint64_t field_bits, std::string rule);
   // The pending violations of access `sequence`: to on_violation and
   // violations(); a read's carry `read_value`.
@@ -288,8 +302,8 @@ class Device {
   void AdvanceLocked(uint64_t ns);
   // Moves the clock to `to` (>= now), running every behaviour's OnClock.
   void ClockTo(uint64_t to);
-  uint64_t ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, uint64_t tag);
-  bool CancelLocked(uint32_t behaviour, uint64_t id);
+  inline uint64_t ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, uint64_t tag);
+  inline bool CancelLocked(uint32_t behaviour, uint64_t id);
   // Checks a bulk memory access (ReadMemory, WriteMemory, BehaviourContext).
   MemoryStore& MemoryAt(SpaceId space, uint64_t offset, size_t size);
   const MemoryStore& MemoryAt(SpaceId space, uint64_t offset, size_t size) const;

@@ -51,12 +51,17 @@ inline void Device::Finish(Access& access) {
   if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
 }
 
+// Without the lock (a single-threaded device) nothing follows the access,
+// so the call into ReadOther / WriteOther is a tail call: the plain path
+// needs no stack frame.
 uint64_t Device::Read(SpaceId space, uint64_t offset, unsigned width) {
+  if (!options_.thread_safe) return ReadUnguarded(space, offset, width);
   Guard guard(*this);
   return ReadUnguarded(space, offset, width);
 }
 
 void Device::Write(SpaceId space, uint64_t offset, unsigned width, uint64_t value) {
+  if (!options_.thread_safe) return WriteUnguarded(space, offset, width, value);
   Guard guard(*this);
   WriteUnguarded(space, offset, width, value);
 }
@@ -71,8 +76,37 @@ void BehaviourContext::Write(SpaceId space, uint64_t offset, unsigned width, uin
   device_.WriteUnguarded(space, offset, width, value);
 }
 
+// The frontdoor in two parts: inline, the plain whole-register access
+// (most accesses of most devices), with a frame as small as it can be;
+// out of line, everything else (ReadOther, WriteOther).
 inline uint64_t Device::ReadUnguarded(SpaceId space, uint64_t offset, unsigned width) {
   const SpaceModel& s = model_->spaces().at(space);
+  RegisterId id = DecodeTable::kNone;
+  if (space_access_[space] == SpaceAccess::kDecoded) [[likely]] {
+    id = s.decode.Lookup(offset);
+    if (id != DecodeTable::kNone) {
+      const FastRegister& r = model_->fast(id);
+      // A register whose reads have no side effect (kPlainRead: its width
+      // is allowed), read whole at its own offset (the checker guarantees
+      // it is aligned and inside its space), not one of a banked place's.
+      if ((r.flags & (RegisterModel::kPlainRead | RegisterModel::kBanked)) == RegisterModel::kPlainRead &&
+          r.offset == offset && r.width == width) {
+        uint64_t value = values_[id];
+        if (coverage_ != nullptr) [[unlikely]] coverage_->Read(id);
+        trace_.Push(TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
+                               TraceOp::kRead, TraceOutcome::kOk, 0});
+        if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
+        return value;
+      }
+    }
+  }
+  return ReadOther(space, offset, width, id);
+}
+
+// `looked_up`: what the decode table holds at `offset` (kNone when the
+// space does not decode); a banked place's register is chosen here.
+uint64_t Device::ReadOther(SpaceId space, uint64_t offset, unsigned width, RegisterId looked_up) {
+  const SpaceModel& s = model_->spaces()[space];
   if (space_access_[space] != SpaceAccess::kDecoded) [[unlikely]] {
     Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, 0, kNoRegister, space,
                                           static_cast<uint8_t>(width), TraceOp::kRead, TraceOutcome::kOk, 0});
@@ -83,22 +117,13 @@ inline uint64_t Device::ReadUnguarded(SpaceId space, uint64_t offset, unsigned w
     Finish(access);
     return value;
   }
-  RegisterId id = DecodeAt(s, offset, false);
+  RegisterId id = SelectBank(looked_up, false);
   if (id != DecodeTable::kNone) {
     const FastRegister& r = model_->fast(id);
     // A whole register at its own offset: the checker guarantees it is
     // aligned and inside its space, so the shape checks and the byte-lane
     // walk of ReadLocked would come to ReadBits(id, all lanes).
     if (r.offset == offset && r.width == width && (r.flags & RegisterModel::kWidthAllowed) != 0) {
-      if ((r.flags & RegisterModel::kPlainRead) != 0) {
-        // The fastest path: no side effect, the trace entry built in place.
-        uint64_t value = values_[id];
-        if (coverage_ != nullptr) [[unlikely]] coverage_->Read(id);
-        trace_.Push(TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
-                               TraceOp::kRead, TraceOutcome::kOk, 0});
-        if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
-        return value;
-      }
       Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, 0, id, space, static_cast<uint8_t>(width),
                                             TraceOp::kRead, TraceOutcome::kOk, 0});
       bool admitted = (r.flags & RegisterModel::kGated) == 0 || Admit(s, offset, width, access);
@@ -116,22 +141,47 @@ inline uint64_t Device::ReadUnguarded(SpaceId space, uint64_t offset, unsigned w
   return value;
 }
 
+// Inline: every write of a register a behaviour watches comes through here.
+inline void Device::RunWriteHooks(RegisterId id, uint64_t before, uint64_t after, Access& access) {
+  const RegisterModel& r = model_->registers()[id];
+  in_flight_ = &access;  // what the hooks report belongs to this access
+  for (uint16_t i = 0; i < r.hooks_count; ++i) {
+    uint32_t behaviour = model_->hooks()[r.hooks_begin + i];
+    BehaviourContext context = ContextFor(behaviour);
+    behaviours_[behaviour]->AfterWrite(context, id, before, after);
+  }
+  in_flight_ = nullptr;
+}
+
+// A whole-register write of a register outside RegisterModel::kFullWritePath
+// (a control register behaviours watch, the common non-plain case): what
+// WriteBits does for it, without the steps such a register cannot need.
+// Nothing here may set Access::carried_reg: only kRmwTracked registers do.
+inline void Device::WriteWhole(RegisterId id, uint64_t value, Access& access) {
+  const RegisterModel& r = model_->registers()[id];
+  const AccessMasks& m = model_->masks(r);
+  uint64_t before = values_[id];
+  uint64_t changed_ro = (value ^ before) & m.read_only;
+  uint64_t ones = value & m.must_be_zero;
+  if ((changed_ro | ones) != 0) [[unlikely]] ReportStaticWriteRules(id, before, changed_ro, ones, access);
+  uint64_t after = (before & ~m.store) | (value & m.store);
+  values_[id] = after;
+  if (coverage_ != nullptr) [[unlikely]] coverage_->Write(id, r, m, WriteFacts{before, after, value, r.width_mask, 0});
+  if (r.has(RegisterModel::kHookWrite)) RunWriteHooks(id, before, after, access);
+}
+
 inline void Device::WriteUnguarded(SpaceId space, uint64_t offset, unsigned width, uint64_t value) {
   const SpaceModel& s = model_->spaces().at(space);
   if (IsAccessWidth(width)) value &= WidthMask(width);
-  if (space_access_[space] != SpaceAccess::kDecoded) [[unlikely]] {
-    Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, value, kNoRegister, space,
-                                          static_cast<uint8_t>(width), TraceOp::kWrite, TraceOutcome::kOk, 0});
-    RefuseSpace(space, access);
-    Finish(access);
-    return;
-  }
-  RegisterId id = DecodeAt(s, offset, true);
-  if (id != DecodeTable::kNone) {
-    const FastRegister& r = model_->fast(id);
-    // A whole register at its own offset, as in Read.
-    if (r.offset == offset && r.width == width && (r.flags & RegisterModel::kWidthAllowed) != 0) {
-      if ((r.flags & RegisterModel::kPlain) != 0) {
+  RegisterId id = DecodeTable::kNone;
+  if (space_access_[space] == SpaceAccess::kDecoded) [[likely]] {
+    id = s.decode.Lookup(offset);
+    if (id != DecodeTable::kNone) {
+      const FastRegister& r = model_->fast(id);
+      // A plain register (kPlain: its width is allowed) written whole at
+      // its own offset, not one of a banked place's: as in Read.
+      if ((r.flags & (RegisterModel::kPlain | RegisterModel::kBanked)) == RegisterModel::kPlain &&
+          r.offset == offset && r.width == width) {
         if (coverage_ != nullptr) [[unlikely]] coverage_->Write(id, values_[id], value);
         values_[id] = value;
         trace_.Push(TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
@@ -139,12 +189,35 @@ inline void Device::WriteUnguarded(SpaceId space, uint64_t offset, unsigned widt
         if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
         return;
       }
+    }
+  }
+  WriteOther(space, offset, width, value, id);
+}
+
+void Device::WriteOther(SpaceId space, uint64_t offset, unsigned width, uint64_t value, RegisterId looked_up) {
+  const SpaceModel& s = model_->spaces()[space];
+  if (space_access_[space] != SpaceAccess::kDecoded) [[unlikely]] {
+    Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, value, kNoRegister, space,
+                                          static_cast<uint8_t>(width), TraceOp::kWrite, TraceOutcome::kOk, 0});
+    RefuseSpace(space, access);
+    Finish(access);
+    return;
+  }
+  RegisterId id = SelectBank(looked_up, true);
+  if (id != DecodeTable::kNone) {
+    const FastRegister& r = model_->fast(id);
+    // A whole register at its own offset, as in ReadOther.
+    if (r.offset == offset && r.width == width && (r.flags & RegisterModel::kWidthAllowed) != 0) {
       Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
                                             TraceOp::kWrite, TraceOutcome::kOk, 0});
-      if ((r.flags & RegisterModel::kGated) == 0 || Admit(s, offset, width, access)) {
-        WriteBits(id, WidthMask(width), value, access);
+      if ((r.flags & RegisterModel::kFullWritePath) == 0) {
+        WriteWhole(id, value, access);
+      } else {
+        if ((r.flags & RegisterModel::kGated) == 0 || Admit(s, offset, width, access)) {
+          WriteBits(id, WidthMask(width), value, access);
+        }
+        if (access.carried_reg != kNoRegister) ReportCarriedStatus(access);
       }
-      if (access.carried_reg != kNoRegister) ReportCarriedStatus(access);
       Finish(access);
       return;
     }
@@ -384,9 +457,7 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
     in_flight_ = nullptr;
   }
   const AccessMasks& m = model_->masks(r);
-  if ((lanes & m.write_only) != 0 && (lanes & m.readable) == 0) {
-    Violate(access, ViolationKind::kWriteOnly, id, lanes & m.write_only, "write-only bits read as 0");
-  }
+  if ((lanes & m.write_only) != 0 && (lanes & m.readable) == 0) [[unlikely]] ReportWriteOnlyRead(id, lanes, access);
   uint64_t current = values_[id];
   if (coverage_ != nullptr) [[unlikely]] coverage_->Read(id, m, current, lanes);
   values_[id] = (current & ~(m.read_clears & lanes)) | (m.read_sets & lanes);
@@ -417,6 +488,11 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
     armed = (armed & ~lanes) | (lanes & ((result & m.OneToAct()) | (~result & m.ZeroToAct())));
   }
   return result;
+}
+
+void Device::ReportWriteOnlyRead(RegisterId id, uint64_t lanes, Access& access) {
+  const AccessMasks& m = model_->masks(model_->registers()[id]);
+  Violate(access, ViolationKind::kWriteOnly, id, lanes & m.write_only, "write-only bits read as 0");
 }
 
 void Device::NotifyStore(RegisterId reg, uint64_t before, uint64_t after, uint32_t except) {
@@ -468,22 +544,9 @@ void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& ac
     written = ((value & lanes) >> 16) & lanes & 0xFFFF;
   }
   uint64_t before = values_[id];
-  if (uint64_t changed_ro = (value ^ before) & m.read_only & written) {
-    // m.read_only holds every read-only bit only in a register no write can
-    // change; elsewhere only fields marked `on_write: violation`.
-    Violate(access, ViolationKind::kReadOnly, id, changed_ro,
-            m.Writable() == 0
-                ? "no bit of " + r.name + " can be changed by a write (every bit is read-only, hardware-owned or "
-                  "reserved): the write would change bits " + regdb::Hex(changed_ro) +
-                  " and has no effect on hardware; do not write this register"
-                : "the write would change read-only bits " + regdb::Hex(changed_ro) +
-                  ", which the database marks `on_write: violation`; hardware ignores them: write them as they "
-                  "read (" + regdb::Hex(before & changed_ro) + ")");
-  }
-  if (uint64_t ones = value & m.must_be_zero & written) {
-    Violate(access, ViolationKind::kMbz, id, ones,
-            "must-be-zero bits " + regdb::Hex(ones) + " written as 1 (write them as 0)");
-  }
+  uint64_t changed_ro = (value ^ before) & m.read_only & written;
+  uint64_t ones = value & m.must_be_zero & written;
+  if ((changed_ro | ones) != 0) [[unlikely]] ReportStaticWriteRules(id, before, changed_ro, ones, access);
   if (r.has(RegisterModel::kMasked) && written == 0) CheckMaskedEnables(id, lanes, value, access);
   if (uint64_t changed = (value ^ before) & m.store & written; changed != 0 && access.changed_reg == kNoRegister) {
     access.changed_reg = id;
@@ -521,16 +584,30 @@ void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& ac
   }
 }
 
-void Device::RunWriteHooks(RegisterId id, uint64_t before, uint64_t after, Access& access) {
+// Read-only bits changed and must-be-zero bits written as 1: out of line
+// (cold), as building the messages would cost WriteBits a large stack frame.
+void Device::ReportStaticWriteRules(RegisterId id, uint64_t before, uint64_t changed_ro, uint64_t ones,
+                                    Access& access) {
   const RegisterModel& r = model_->registers()[id];
-  in_flight_ = &access;  // what the hooks report belongs to this access
-  for (uint16_t i = 0; i < r.hooks_count; ++i) {
-    uint32_t behaviour = model_->hooks()[r.hooks_begin + i];
-    BehaviourContext context = ContextFor(behaviour);
-    behaviours_[behaviour]->AfterWrite(context, id, before, after);
+  const AccessMasks& m = model_->masks(r);
+  if (changed_ro != 0) {
+    // m.read_only holds every read-only bit only in a register no write can
+    // change; elsewhere only fields marked `on_write: violation`.
+    Violate(access, ViolationKind::kReadOnly, id, changed_ro,
+            m.Writable() == 0
+                ? "no bit of " + r.name + " can be changed by a write (every bit is read-only, hardware-owned or "
+                  "reserved): the write would change bits " + regdb::Hex(changed_ro) +
+                  " and has no effect on hardware; do not write this register"
+                : "the write would change read-only bits " + regdb::Hex(changed_ro) +
+                  ", which the database marks `on_write: violation`; hardware ignores them: write them as they "
+                  "read (" + regdb::Hex(before & changed_ro) + ")");
   }
-  in_flight_ = nullptr;
+  if (ones != 0) {
+    Violate(access, ViolationKind::kMbz, id, ones,
+            "must-be-zero bits " + regdb::Hex(ones) + " written as 1 (write them as 0)");
+  }
 }
+
 
 // An Intel masked register written with value bits but no enable: bits
 // 31:16 choose which of bits 15:0 change, so the write changes nothing. The

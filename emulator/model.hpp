@@ -57,6 +57,9 @@ struct RegisterModel {
     // first of them, and Model::SelectBank picks the one that answers.
     kBanked = 1 << 11,
   };
+  // A whole-register write of a register with none of these only checks,
+  // stores and runs its write hooks (Device::WriteWhole).
+  static constexpr uint16_t kFullWritePath = kMasked | kGated | kWriteEffects | kRmwTracked | kView;
 
   uint64_t offset = 0;
   uint64_t reset = 0;

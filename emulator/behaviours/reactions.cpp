@@ -14,6 +14,7 @@
 // database mistake, not the driver's).
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@ using regdb::ReactionTriggerKind;
 // instant may hold before the chain counts as not settling.
 constexpr int kMaxChainDepth = 32;
 
+constexpr uint32_t kNoReaction = ~uint32_t{0};
+
 // A list that lives on the stack up to N items, the common case (a write
 // triggers a reaction or two, a set stores a value or two), and spills to
 // the heap beyond: the write path of a register with reactions allocates
@@ -45,35 +48,38 @@ template <typename T, size_t N>
 class ShortList {
  public:
   void push_back(T value) {
-    if (size_ < N) {
+    if (size_ < N) [[likely]] {
       inline_[size_] = value;
     } else {
-      if (spilled_.empty()) spilled_.assign(inline_, inline_ + N);
-      spilled_.push_back(value);
+      if (!spilled_) spilled_.emplace(inline_, inline_ + N);
+      spilled_->push_back(value);
     }
     ++size_;
   }
   bool empty() const { return size_ == 0; }
-  T back() const { return size_ <= N ? inline_[size_ - 1] : spilled_.back(); }
+  size_t size() const { return size_; }
+  T back() const { return size_ <= N ? inline_[size_ - 1] : spilled_->back(); }
   std::span<const T> items() const {
-    return size_ <= N ? std::span<const T>(inline_, size_) : std::span<const T>(spilled_);
+    return size_ <= N ? std::span<const T>(inline_, size_) : std::span<const T>(*spilled_);
   }
 
  private:
   T inline_[N];
-  std::vector<T> spilled_;
+  std::optional<std::vector<T>> spilled_;  // engaged only past N: cheaper to build and drop than an empty vector
   size_t size_ = 0;
 };
 
 // One trigger target of one reaction, flattened for the access path: what
 // a register's accesses test, in one contiguous list per register, without
 // reaching through the reaction and its trigger for each.
+// Fields are compared in place (masked, not shifted): a field is 0 exactly
+// when its masked bits are, and `to:` is kept shifted into the field.
 struct Watch {
   uint32_t reaction = 0;
   ReactionTriggerKind kind = ReactionTriggerKind::kWrite;
   bool has_to = false;  // kChange with `to:`
-  regdb::FieldBits bits;
-  uint64_t to = 0;
+  uint64_t mask = 0;
+  uint64_t to_bits = 0;  // `to:` in the field's place
 };
 
 class ReactionsProgram : public BehaviourProgram {
@@ -82,13 +88,15 @@ class ReactionsProgram : public BehaviourProgram {
       : BehaviourProgram("reactions", std::move(name)), config_(std::move(config)) {
     const auto& reactions = config_->reactions;
     watches_.resize(model.registers().size());
+    conditional_.resize(model.registers().size());
     // In the database's order: a register's watches list each reaction's
     // targets together, and reactions in order (Triggered relies on both).
     for (uint32_t i = 0; i < reactions.size(); ++i) {
       const regdb::ReactionTrigger& trigger = reactions[i].trigger;
       for (const ReactionTarget& target : trigger.targets) {
-        watches_[target.reg].push_back(
-            Watch{i, trigger.kind, trigger.to.has_value(), target.bits, trigger.to.value_or(0)});
+        if (reactions[i].when) conditional_[target.reg] = 1;
+        watches_[target.reg].push_back(Watch{i, trigger.kind, trigger.to.has_value(), target.bits.mask,
+                                             (trigger.to.value_or(0) << target.bits.shift) & target.bits.mask});
         auto& hooks = trigger.kind == ReactionTriggerKind::kRead ? read_hooks_ : write_hooks_;
         if (std::find(hooks.begin(), hooks.end(), target.reg) == hooks.end()) hooks.push_back(target.reg);
       }
@@ -97,6 +105,8 @@ class ReactionsProgram : public BehaviourProgram {
 
   const ReactionsConfig& config() const { return *config_; }
   std::span<const Watch> watches(RegisterId reg) const { return watches_[reg]; }
+  // Whether a reaction watching `reg` has a condition (`when`).
+  bool conditional(RegisterId reg) const { return conditional_[reg] != 0; }
 
   std::vector<RegisterId> ReadHooks() const override { return read_hooks_; }
   std::vector<RegisterId> WriteHooks() const override { return write_hooks_; }
@@ -112,6 +122,7 @@ class ReactionsProgram : public BehaviourProgram {
  private:
   std::shared_ptr<const ReactionsConfig> config_;
   std::vector<std::vector<Watch>> watches_;  // per register: the triggers that test it
+  std::vector<uint8_t> conditional_;         // per register: see conditional()
   std::vector<RegisterId> read_hooks_;
   std::vector<RegisterId> write_hooks_;
 };
@@ -226,33 +237,58 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
     uint32_t reaction = 0;
   };
 
+  static bool Hit(const Watch& watch, uint64_t before, uint64_t after, ReactionTriggerKind access) {
+    uint64_t was = before & watch.mask;
+    uint64_t now = after & watch.mask;
+    switch (watch.kind) {
+      case ReactionTriggerKind::kWrite:
+      case ReactionTriggerKind::kRead: return watch.kind == access;
+      case ReactionTriggerKind::kChange: return was != now && (!watch.has_to || now == watch.to_bits);
+      case ReactionTriggerKind::kRise: return was == 0 && now != 0;
+      case ReactionTriggerKind::kFall: return was != 0 && now == 0;
+      case ReactionTriggerKind::kEvent: return false;
+    }
+    return false;
+  }
+
   // Register `reg` went from `before` to `after` (or was accessed): the
   // reactions it triggers, conditions first, then their actions.
-  void Triggered(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after, ReactionTriggerKind access,
-                 const Occasion& occasion) {
+  [[gnu::always_inline]] void Triggered(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after,
+                                        ReactionTriggerKind access, const Occasion& occasion) {
+    if (!program_->conditional(reg)) {
+      // No condition to evaluate first: each reaction hit acts as it is
+      // found. The same order and result as below, as whether a watch hits
+      // depends only on `before` and `after`, which actions do not change.
+      uint32_t fired = kNoReaction;
+      for (const Watch& watch : program_->watches(reg)) {
+        // A reaction with several targets in this register fires once.
+        if (watch.reaction == fired || !Hit(watch, before, after, access)) continue;
+        fired = watch.reaction;
+        context.Cover(fired);
+        RunActions(context, program_->config().reactions[fired].actions, fired, occasion);
+      }
+      return;
+    }
     ShortList<uint32_t, 8> matched;
     for (const Watch& watch : program_->watches(reg)) {
-      // A reaction with several targets in this register fires once.
       if (!matched.empty() && matched.back() == watch.reaction) continue;
-      uint64_t was = watch.bits.Get(before);
-      uint64_t now = watch.bits.Get(after);
-      bool hit = false;
-      switch (watch.kind) {
-        case ReactionTriggerKind::kWrite:
-        case ReactionTriggerKind::kRead: hit = watch.kind == access; break;
-        case ReactionTriggerKind::kChange: hit = was != now && (!watch.has_to || now == watch.to); break;
-        case ReactionTriggerKind::kRise: hit = was == 0 && now != 0; break;
-        case ReactionTriggerKind::kFall: hit = was != 0 && now == 0; break;
-        case ReactionTriggerKind::kEvent: break;
-      }
-      if (hit) matched.push_back(watch.reaction);
+      if (Hit(watch, before, after, access)) matched.push_back(watch.reaction);
     }
     if (!matched.empty()) Fire(context, matched.items(), occasion);
   }
 
-  void Fire(BehaviourContext& context, std::span<const uint32_t> candidates, const Occasion& occasion) {
+  [[gnu::always_inline]] void Fire(BehaviourContext& context, std::span<const uint32_t> candidates,
+                                   const Occasion& occasion) {
     const auto& reactions = program_->config().reactions;
     Env env(context, occasion);
+    if (candidates.size() == 1) {
+      // The common case, without the list: one condition, then its actions.
+      uint32_t i = candidates.front();
+      if (reactions[i].when && reactions[i].when->Evaluate(env) == 0) return;
+      context.Cover(i);
+      RunActions(context, reactions[i].actions, i, occasion);
+      return;
+    }
     ShortList<uint32_t, 8> firing;
     for (uint32_t i : candidates) {
       if (reactions[i].when && reactions[i].when->Evaluate(env) == 0) continue;
@@ -264,16 +300,23 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
     }
   }
 
-  void RunActions(BehaviourContext& context, const std::vector<ReactionAction>& actions, uint32_t reaction,
-                  const Occasion& occasion) {
+  // The one call in the chain Triggered -> Fire -> RunActions -> Set ->
+  // Triggered that is not inlined (it is recursive).
+  [[gnu::noinline]] void RunActions(BehaviourContext& context, const std::vector<ReactionAction>& actions,
+                                    uint32_t reaction, const Occasion& occasion) {
     for (const ReactionAction& action : actions) Run(context, action, reaction, occasion);
   }
 
-  void Run(BehaviourContext& context, const ReactionAction& action, uint32_t reaction, const Occasion& occasion) {
+  [[gnu::always_inline]] void Run(BehaviourContext& context, const ReactionAction& action, uint32_t reaction,
+                                  const Occasion& occasion) {
     const Reaction& owner = program_->config().reactions[reaction];
     Env env(context, occasion);
     switch (action.op) {
       case ReactionAction::Op::kSet: {
+        if (action.sets.size() == 1) {
+          Set(context, action.sets.front().first, action.sets.front().second.Evaluate(env), owner);
+          return;
+        }
         // Every value first, from the state before any of them is stored.
         ShortList<uint64_t, 8> values;
         for (const auto& [target, value] : action.sets) values.push_back(value.Evaluate(env));
@@ -302,35 +345,36 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
       case ReactionAction::Op::kMessage:
         context.SendMessage(action.address.Evaluate(env), action.value.Evaluate(env));
         return;
-      case ReactionAction::Op::kWriteMemory: {
-        uint64_t address = action.address.Evaluate(env);
-        uint64_t value = action.value.Evaluate(env);
-        uint8_t bytes[8];
-        for (unsigned b = 0; b < action.width / 8; ++b) bytes[b] = static_cast<uint8_t>(value >> (8 * b));
-        const SpaceModel& space = context.model().spaces()[action.space];
-        if (address > space.size || action.width / 8 > space.size - address) {
-          context.ReportViolationAt(ViolationKind::kUnmodelled, static_cast<SpaceId>(action.space), 0,
-                                    "reaction '" + owner.name + "' writes memory at " + regdb::Hex(address) +
-                                        ", past the end of space '" + space.name + "'");
-          return;
-        }
-        context.WriteMemory(static_cast<SpaceId>(action.space), address, std::span<const uint8_t>(bytes, action.width / 8));
-        return;
-      }
+      case ReactionAction::Op::kWriteMemory: WriteMemory(context, action, owner, env); return;
     }
   }
 
-  void Set(BehaviourContext& context, const ReactionTarget& target, uint64_t value, const Reaction& owner) {
+  // Out of Run's way, as Violate and StopChain are: building their messages
+  // would make every action pay for the strings' stack frame.
+  [[gnu::noinline]] void WriteMemory(BehaviourContext& context, const ReactionAction& action, const Reaction& owner,
+                                     const Env& env) {
+    uint64_t address = action.address.Evaluate(env);
+    uint64_t value = action.value.Evaluate(env);
+    uint8_t bytes[8];
+    for (unsigned b = 0; b < action.width / 8; ++b) bytes[b] = static_cast<uint8_t>(value >> (8 * b));
+    const SpaceModel& space = context.model().spaces()[action.space];
+    if (address > space.size || action.width / 8 > space.size - address) {
+      context.ReportViolationAt(ViolationKind::kUnmodelled, static_cast<SpaceId>(action.space), 0,
+                                "reaction '" + owner.name + "' writes memory at " + regdb::Hex(address) +
+                                    ", past the end of space '" + space.name + "'");
+      return;
+    }
+    context.WriteMemory(static_cast<SpaceId>(action.space), address, std::span<const uint8_t>(bytes, action.width / 8));
+  }
+
+  [[gnu::always_inline]] void Set(BehaviourContext& context, const ReactionTarget& target, uint64_t value,
+                                  const Reaction& owner) {
     uint64_t before = context.Peek(target.reg);
     uint64_t after = (before & ~target.bits.mask) | ((value << target.bits.shift) & target.bits.mask);
     if (after == before) return;
     context.Store(target.reg, after);
     if (depth_ >= kMaxChainDepth) {
-      context.ReportViolationAt(ViolationKind::kUnmodelled, context.model().registers()[target.reg].space,
-                                context.model().registers()[target.reg].offset,
-                                "reactions did not settle in one instant: reaction '" + owner.name + "' set " +
-                                    target.text + " after " + std::to_string(kMaxChainDepth) +
-                                    " chained reactions; stopped there (a loop in the database's reactions)");
+      StopChain(context, target, owner);
       return;
     }
     ++depth_;
@@ -339,8 +383,16 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
     --depth_;
   }
 
-  void Violate(BehaviourContext& context, const ReactionAction& action, const Reaction& owner,
-               const Occasion& occasion) {
+  [[gnu::noinline]] void StopChain(BehaviourContext& context, const ReactionTarget& target, const Reaction& owner) {
+    context.ReportViolationAt(ViolationKind::kUnmodelled, context.model().registers()[target.reg].space,
+                              context.model().registers()[target.reg].offset,
+                              "reactions did not settle in one instant: reaction '" + owner.name + "' set " +
+                                  target.text + " after " + std::to_string(kMaxChainDepth) +
+                                  " chained reactions; stopped there (a loop in the database's reactions)");
+  }
+
+  [[gnu::noinline]] void Violate(BehaviourContext& context, const ReactionAction& action, const Reaction& owner,
+                                 const Occasion& occasion) {
     std::string rule = action.text;
     if (!action.ref.empty()) rule += " (" + action.ref + ")";
     rule += " [" + std::string(owner.rule ? "rule" : "reaction") + " '" + owner.name + "' of '" + program_->name() + "'";
