@@ -80,6 +80,9 @@ struct Watch {
   bool has_to = false;  // kChange with `to:`
   uint64_t mask = 0;
   uint64_t to_bits = 0;  // `to:` in the field's place
+  // The reaction's actions: the config is shared and immutable, so the
+  // pointer stays good for the program's life.
+  const std::vector<ReactionAction>* actions = nullptr;
 };
 
 class ReactionsProgram : public BehaviourProgram {
@@ -96,7 +99,8 @@ class ReactionsProgram : public BehaviourProgram {
       for (const ReactionTarget& target : trigger.targets) {
         if (reactions[i].when) conditional_[target.reg] = 1;
         watches_[target.reg].push_back(Watch{i, trigger.kind, trigger.to.has_value(), target.bits.mask,
-                                             (trigger.to.value_or(0) << target.bits.shift) & target.bits.mask});
+                                             (trigger.to.value_or(0) << target.bits.shift) & target.bits.mask,
+                                             &reactions[i].actions});
         auto& hooks = trigger.kind == ReactionTriggerKind::kRead ? read_hooks_ : write_hooks_;
         if (std::find(hooks.begin(), hooks.end(), target.reg) == hooks.end()) hooks.push_back(target.reg);
       }
@@ -265,7 +269,7 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
         if (watch.reaction == fired || !Hit(watch, before, after, access)) continue;
         fired = watch.reaction;
         context.Cover(fired);
-        RunActions(context, program_->config().reactions[fired].actions, fired, occasion);
+        RunActions(context, *watch.actions, fired, occasion);
       }
       return;
     }
