@@ -23,7 +23,8 @@
 #   <name>_regs_selftest_c    the generated C self-test, registered with ctest
 #                             (only when the project enables C)
 # The generated files are build outputs under ${CMAKE_CURRENT_BINARY_DIR}/regemu_regs/<name>/,
-# never committed.
+# never committed. They are regenerated when any file the database reads
+# changes, included files in other folders too (`regemu header --depfile`).
 #
 # The same file serves regemu's own build and an installed package
 # (find_package(regemu) includes it): it needs only the `regemu` tool and
@@ -74,16 +75,30 @@ function(regemu_add_device)
   set(h ${regs_dir}/${ARG_NAME}.h)
   set(cpp_selftest ${out}/${ARG_NAME}_selftest.cpp)
   set(c_selftest ${out}/${ARG_NAME}_selftest.c)
+  # CMake reads depfiles with Ninja, and with Makefiles since 3.20.
+  set(depfile_hpp)
+  set(depfile_h)
+  if(CMAKE_GENERATOR MATCHES "Ninja" OR CMAKE_VERSION VERSION_GREATER_EQUAL 3.20)
+    set(depfile_hpp DEPFILE ${hpp}.d)
+    set(depfile_h DEPFILE ${h}.d)
+  endif()
+  # The glob names the folder's files before the first build; the depfile
+  # `regemu header` writes names every file the database read, included ones
+  # in other folders too (an overlay's imported map), from then on.
   add_custom_command(
     OUTPUT ${hpp} ${cpp_selftest}
     COMMAND $<TARGET_FILE:${tool}> header ${db} --lang c++ -o ${hpp} --selftest ${cpp_selftest} ${header_flags}
+            --depfile ${hpp}.d
     DEPENDS ${tool_dependency} ${deps}
+    ${depfile_hpp}
     COMMENT "regemu header: ${ARG_NAME}.hpp"
     VERBATIM)
   add_custom_command(
     OUTPUT ${h} ${c_selftest}
     COMMAND $<TARGET_FILE:${tool}> header ${db} --lang c -o ${h} --selftest ${c_selftest} ${header_flags} ${prefix}
+            --depfile ${h}.d
     DEPENDS ${tool_dependency} ${deps}
+    ${depfile_h}
     COMMENT "regemu header: ${ARG_NAME}.h"
     VERBATIM)
   add_custom_target(${ARG_NAME}_regs_gen DEPENDS ${hpp} ${h})

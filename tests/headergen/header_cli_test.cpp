@@ -231,6 +231,43 @@ changes:
   EXPECT_THAT(plain.err, HasSubstr("--changed-only: no overlay change"));
 }
 
+// The depfile names every file the database read, included ones in other
+// folders too, so the build regenerates an overlay's header when its
+// imported map changes (regemu_add_device's DEPFILE).
+TEST_F(RegemuHeaderCli, DepfileNamesEveryFileTheDatabaseRead) {
+  fs::create_directories(dir_ / "a map");
+  Write("a map/device.yaml", "device: chip\nspaces:\n  - {name: bus, kind: mmio, size: 0x100}\n"
+                             "include: [more.yaml]\n");
+  Write("a map/more.yaml", "registers:\n  - {name: CTRL, space: bus, offset: 0x0}\n");
+  fs::create_directories(dir_ / "overlay");
+  Write("overlay/device.yaml", "include: [\"../a map/device.yaml\"]\nchanges:\n  - {register: CTRL, volatile: true}\n");
+  fs::path hpp = dir_ / "chip.hpp";
+  fs::path depfile = dir_ / "chip.hpp.d";
+  RunResult r = Regemu("header '" + (dir_ / "overlay").string() + "' -o '" + hpp.string() + "' --depfile '" +
+                       depfile.string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string text = Slurp(depfile);
+  EXPECT_THAT(text, StartsWith(hpp.string() + ": \\\n"));
+  EXPECT_THAT(text, HasSubstr("  " + (dir_ / "overlay/device.yaml").string()));
+  // A space in a path is escaped as make and Ninja read it.
+  std::string map = dir_.string() + "/a\\ map/";
+  EXPECT_THAT(text, HasSubstr("  " + map + "device.yaml"));
+  EXPECT_THAT(text, HasSubstr("  " + map + "more.yaml"));
+  EXPECT_THAT(text, Not(HasSubstr("..")));
+  EXPECT_THAT(text, EndsWith("\n"));
+
+  // The shipped overlay: yaml/mi200 over the converted map in yaml/gc_9_4_2.
+  RunResult mi200 = Regemu("header yaml/mi200 --changed-only -o '" + hpp.string() + "' --depfile '" +
+                           depfile.string() + "'");
+  ASSERT_EQ(mi200.exit_code, 0) << mi200.err;
+  EXPECT_THAT(Slurp(depfile), HasSubstr("/yaml/gc_9_4_2/device.yaml"));
+  EXPECT_THAT(Slurp(depfile), HasSubstr("/yaml/mi200/device.yaml"));
+
+  RunResult to_stdout = Regemu("header yaml/nvme -o - --depfile '" + depfile.string() + "'");
+  EXPECT_EQ(to_stdout.exit_code, 2);
+  EXPECT_THAT(to_stdout.err, HasSubstr("--depfile needs the header in a file"));
+}
+
 TEST_F(RegemuHeaderCli, PrefixOnTheCommandLineWinsOverTheDatabase) {
   fs::path db = Write("nvme.yaml", kPrefixedDatabase);
   fs::path h = dir_ / "nvme.h";

@@ -44,12 +44,41 @@ bool WriteOutput(const std::string& path_text, const std::string& text, std::ost
   return true;
 }
 
+// A path as a depfile spells it: make and Ninja read a space or '#' after
+// a backslash as part of the name, and '$' doubled.
+std::string DepfilePath(const std::string& path) {
+  std::string escaped;
+  for (char c : path) {
+    if (c == ' ' || c == '#') escaped += '\\';
+    if (c == '$') escaped += '$';
+    escaped += c;
+  }
+  return escaped;
+}
+
+// `target: every file the loader read`, absolute, so the build reruns the
+// header command when any of them changes (an overlay's include of an
+// imported map in another folder: yaml/mi200 over yaml/gc_9_4_2).
+std::string Depfile(const std::string& target, const regdb::SourceSet& sources) {
+  std::error_code ec;
+  std::string text = DepfilePath(std::filesystem::absolute(target, ec).lexically_normal().string()) + ":";
+  for (uint32_t id = 1; id < sources.size(); ++id) {  // 0 is the SourceSet's "<none>"
+    std::filesystem::path path = std::filesystem::absolute(sources.file(id).path, ec).lexically_normal();
+    text += " \\\n  " + DepfilePath(path.string());
+  }
+  return text + "\n";
+}
+
 }  // namespace
 
 int RunHeader(const HeaderOptions& options, std::ostream& out, std::ostream& err) {
   std::error_code ec;
   if (!std::filesystem::exists(options.database, ec)) {
     err << "regemu header: no such file or folder: " << options.database << "\n";
+    return 2;
+  }
+  if (!options.depfile.empty() && options.output == "-") {
+    err << "regemu header: --depfile needs the header in a file (-o FILE), not on stdout\n";
     return 2;
   }
   if (!options.selftest.empty() && options.output == "-") {
@@ -105,6 +134,9 @@ int RunHeader(const HeaderOptions& options, std::ostream& out, std::ostream& err
         view, cpp ? headergen::SelfTestBackend::Lang::kCpp : headergen::SelfTestBackend::Lang::kC, include)
         .Run(selftest);
     if (!WriteOutput(options.selftest, selftest.str(), out, err)) return 2;
+  }
+  if (!options.depfile.empty() && !WriteOutput(options.depfile, Depfile(options.output, loaded.sources), out, err)) {
+    return 2;
   }
   // On stderr, so that `-o -` leaves nothing but the header on stdout.
   err << (options.output == "-" ? "<stdout>" : options.output) << ": device '" << loaded.database.device << "', "

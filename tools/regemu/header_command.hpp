@@ -15,6 +15,7 @@ struct HeaderOptions {
   bool no_check = false;     // generate from a database the checker rejects (to test the self-test)
   std::string prefix;        // --prefix: the C macros' prefix, over the database's `c_prefix`; "" for that
   bool changed_only = false;  // --changed-only: only the registers an overlay change names
+  std::string depfile;        // --depfile: a Makefile-style list of the database files read, "" for none
 };
 
 // Exit status: 0 written, 1 the database has errors, 2 usage or I/O error.

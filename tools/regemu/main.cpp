@@ -163,6 +163,9 @@ int main(int argc, char** argv) {
   header_cmd->add_flag("--changed-only", header.changed_only,
                        "Only the registers an overlay change names (yaml/README.md \"Overlays\"), not the thousands "
                        "of the map the overlay includes");
+  header_cmd->add_option("--depfile", header.depfile,
+                         "Also write a Makefile-style depfile: the header depends on every database file read, "
+                         "included ones too (for CMake's DEPFILE, Ninja, make)");
 
   regemu::tools::SchemaOptions schema;
   CLI::App* schema_cmd = app.add_subcommand(
