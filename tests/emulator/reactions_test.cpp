@@ -240,6 +240,35 @@ TEST(ReactionsTest, ConditionsAreEvaluatedBeforeActions) {
   EXPECT_THAT(device->violations(), IsEmpty());
 }
 
+// More reactions on one register, and more targets in one set, than the
+// inline lists of the access path hold (8): with and without conditions,
+// every reaction fires once, in the database's order.
+TEST(ReactionsTest, ManyReactionsOnOneRegisterAndManyTargetsInOneSet) {
+  std::string yaml = "device: many\nspaces:\n  - {name: bus, kind: mmio, size: 0x100}\nregisters:\n"
+                     "  - {name: GO, space: bus, offset: 0x0}\n  - {name: LOG, space: bus, offset: 0x4}\n";
+  for (int i = 0; i < 10; ++i) {
+    yaml += "  - {name: R" + std::to_string(i) + ", space: bus, offset: " + std::to_string(0x10 + 4 * i) + "}\n";
+  }
+  yaml += "behaviours:\n  - name: c\n    kind: reactions\n    reactions:\n";
+  for (int i = 0; i < 10; ++i) {
+    // Each appends its digit to LOG: the order they ran in. The odd ones
+    // have a condition, so GO's reactions take the conditions-first path.
+    yaml += "      - name: r" + std::to_string(i) + "\n        on: {write: GO}\n";
+    if (i % 2 == 1) yaml += "        when: \"GO == 1\"\n";
+    yaml += "        do: [{set: {LOG: \"LOG * 10 + " + std::to_string(i) + "\"}}]\n";
+  }
+  yaml += "      - name: fan_out\n        on: {write: LOG}\n        do:\n          - set: {";
+  for (int i = 0; i < 10; ++i) yaml += std::string(i ? ", " : "") + "R" + std::to_string(i) + ": \"value + " + std::to_string(i) + "\"";
+  yaml += "}\n";
+  std::unique_ptr<Device> device = MakeDevice(yaml);
+  Regs regs(*device);
+  regs.Write("GO", 1);
+  EXPECT_EQ(regs("LOG"), 123456789u);  // r0 first, r9 last
+  regs.Write("LOG", 0x100);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(regs(("R" + std::to_string(i)).c_str()), 0x100u + static_cast<unsigned>(i)) << i;
+  EXPECT_THAT(device->violations(), IsEmpty());
+}
+
 // A set triggers the reactions watching what it changed, in the same instant.
 TEST(ReactionsTest, SetsChainToOtherReactions) {
   auto device = Controller(R"y(  - name: c
