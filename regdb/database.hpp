@@ -134,6 +134,10 @@ struct Register {
   Access default_access = Access::kRw;  // bits no field covers
   bool masked = false;
   bool is_volatile = false;
+  // An overlay's `changes:` named it (`register: NAME` or `field: NAME.F`):
+  // what an overlay is about among an import's thousands
+  // (`regemu header --changed-only`).
+  bool changed_by_overlay = false;
   std::string alias_of;
   // A view: this register has no storage of its own but shows (with its own
   // access policies) the value of register `view_of`, as INTMS and INTMC

@@ -124,6 +124,7 @@ class OverlayApplier {
     if (!text) return;
     Register* reg = Named(name, *text);
     if (!reg) return;
+    reg->changed_by_overlay = true;
     auto remove = ReadRemove(change);
     if (!remove) return;
     if (*remove) {
@@ -198,6 +199,7 @@ class OverlayApplier {
           .notes.push_back({reg->loc, "the register is defined here"});
       return;
     }
+    reg->changed_by_overlay = true;
     auto remove = ReadRemove(change);
     if (!remove) return;
     if (*remove) {
@@ -234,24 +236,6 @@ class OverlayApplier {
 void ApplyOverlayChanges(const std::vector<YamlNode>& changes, Database& database, Diagnostics& diagnostics) {
   if (changes.empty()) return;
   OverlayApplier(changes, database, diagnostics).Apply();
-}
-
-std::set<std::string> RegistersNamedByChanges(const SourceSet& sources) {
-  std::set<std::string> names;
-  for (uint32_t id = 0; id < sources.size(); ++id) {
-    Diagnostics ignored;  // the files loaded once already: their errors were reported then
-    std::optional<YamlNode> document = ParseYamlFile(sources, id, InputLimits{}, ignored);
-    const YamlNode* changes = document && document->IsMap() ? document->Find("changes") : nullptr;
-    if (!changes || !changes->IsSequence()) continue;
-    for (const YamlNode& change : changes->children) {
-      if (!change.IsMap()) continue;
-      if (const YamlNode* reg = change.Find("register"); reg && reg->IsScalar()) names.insert(reg->text);
-      if (const YamlNode* field = change.Find("field"); field && field->IsScalar()) {
-        names.insert(field->text.substr(0, field->text.find('.')));
-      }
-    }
-  }
-  return names;
 }
 
 }  // namespace regemu::regdb

@@ -6,25 +6,18 @@
 // checker judges the result; a change naming what the database does not
 // have is an error at the change, with the nearest name.
 
-#include <set>
 #include <string>
 #include <vector>
 
 #include "regemu/regdb/database.hpp"
 #include "regemu/regdb/diagnostics.hpp"
-#include "regemu/regdb/source.hpp"
 #include "regemu/regdb/yaml_tree.hpp"
 
 namespace regemu::regdb {
 
 // `changes`: each file's `changes:` node, a file's after those of the files
-// it includes, applied in that order.
+// it includes, applied in that order. Each register a change names is
+// marked (Register::changed_by_overlay).
 void ApplyOverlayChanges(const std::vector<YamlNode>& changes, Database& database, Diagnostics& diagnostics);
-
-// The registers the `changes:` of a loaded database's files name (a
-// `register:` change's, a `field:` change's register): what an overlay is
-// about among an import's thousands (`regemu header --changed-only`). Reads
-// the files again from `sources`, the texts the database was loaded from.
-std::set<std::string> RegistersNamedByChanges(const SourceSet& sources);
 
 }  // namespace regemu::regdb

@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "regemu/regdb/loader.hpp"
-#include "regemu/regdb/overlay.hpp"
 #include "tools/convert/amdgpu_reader.hpp"
 
 namespace regemu::convert {
@@ -53,12 +52,11 @@ Agreement Compare(const fs::path& database, const std::string& header_stem, cons
   EXPECT_TRUE(read.map.has_value()) << regdb::FormatDiagnostics(read.sources, read.diagnostics);
   Agreement result;
   if (!read.map) return result;
-  std::set<std::string> changed = regdb::RegistersNamedByChanges(loaded.sources);
   std::map<std::string, const AmdgpuRegister*> by_name;
   for (const AmdgpuRegister& reg : read.map->registers) by_name[reg.name] = &reg;
 
   for (const regdb::Register& reg : loaded.database.registers) {
-    if (reg.space_name != "mmio" || (changed_only && !changed.contains(reg.name))) continue;
+    if (reg.space_name != "mmio" || (changed_only && !reg.changed_by_overlay)) continue;
     ++result.registers;
     result.fields += std::max<size_t>(1, reg.fields.size());
     auto it = by_name.find(reg.name);

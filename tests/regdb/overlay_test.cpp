@@ -88,6 +88,24 @@ changes:
   EXPECT_EQ(ctrl.reset, 5u << 1);
 }
 
+// What `regemu header --changed-only` keeps: the registers a change names,
+// by a register change or by a change of one of its fields.
+TEST(OverlayTest, MarksTheRegistersItsChangesName) {
+  LoadedDatabase loaded = CheckOverlay(R"(include: [import/device.yaml]
+changes:
+  - {field: CTRL.EN, doc: "enable"}
+  - {register: STATUS, volatile: true}
+)");
+  ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+  EXPECT_TRUE(Reg(loaded, "CTRL").changed_by_overlay);
+  EXPECT_TRUE(Reg(loaded, "STATUS").changed_by_overlay);
+  EXPECT_FALSE(Reg(loaded, "SPARE").changed_by_overlay);
+  // A change that names nothing the database has marks nothing.
+  LoadedDatabase wrong = CheckOverlay("include: [import/device.yaml]\nchanges:\n  - {field: CTRL.NOPE, doc: x}\n");
+  EXPECT_TRUE(wrong.diagnostics.has_errors());
+  EXPECT_FALSE(Reg(wrong, "CTRL").changed_by_overlay);
+}
+
 TEST(OverlayTest, ARegisterResetGivesItsFieldsTheirResets) {
   LoadedDatabase loaded = CheckOverlay(R"(include: [import/device.yaml]
 changes:

@@ -3,11 +3,9 @@
 #include <filesystem>
 #include <fstream>
 #include <ostream>
-#include <set>
 #include <sstream>
 
 #include "regemu/regdb/loader.hpp"
-#include "regemu/regdb/overlay.hpp"
 #include "regemu/regdb/schema_reader.hpp"
 #include "tools/headergen/backends.hpp"
 
@@ -108,9 +106,7 @@ int RunHeader(const HeaderOptions& options, std::ostream& out, std::ostream& err
     // An overlay's registers without the import's thousands (yaml/mi200
     // over the 3529 registers of yaml/gc_9_4_2): the header a driver of the
     // overlay's registers includes, at the cost of its registers only.
-    std::set<std::string> changed = regdb::RegistersNamedByChanges(loaded.sources);
-    std::erase_if(loaded.database.registers,
-                  [&](const regdb::Register& reg) { return !changed.contains(reg.name); });
+    std::erase_if(loaded.database.registers, [](const regdb::Register& reg) { return !reg.changed_by_overlay; });
     if (loaded.database.registers.empty()) {
       err << "regemu header: --changed-only: no overlay change in " << options.database
           << " names a register (it is for an overlay's `changes:`)\n";
