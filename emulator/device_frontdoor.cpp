@@ -608,7 +608,6 @@ void Device::ReportStaticWriteRules(RegisterId id, uint64_t before, uint64_t cha
   }
 }
 
-
 // An Intel masked register written with value bits but no enable: bits
 // 31:16 choose which of bits 15:0 change, so the write changes nothing. The
 // driver almost certainly meant _MASKED_BIT_ENABLE.

@@ -57,7 +57,6 @@ class ShortList {
     ++size_;
   }
   bool empty() const { return size_ == 0; }
-  size_t size() const { return size_; }
   T back() const { return size_ <= N ? inline_[size_ - 1] : spilled_->back(); }
   std::span<const T> items() const {
     return size_ <= N ? std::span<const T>(inline_, size_) : std::span<const T>(*spilled_);
@@ -285,14 +284,6 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
                                    const Occasion& occasion) {
     const auto& reactions = program_->config().reactions;
     Env env(context, occasion);
-    if (candidates.size() == 1) {
-      // The common case, without the list: one condition, then its actions.
-      uint32_t i = candidates.front();
-      if (reactions[i].when && reactions[i].when->Evaluate(env) == 0) return;
-      context.Cover(i);
-      RunActions(context, reactions[i].actions, i, occasion);
-      return;
-    }
     ShortList<uint32_t, 8> firing;
     for (uint32_t i : candidates) {
       if (reactions[i].when && reactions[i].when->Evaluate(env) == 0) continue;
