@@ -176,10 +176,12 @@ void Device::Advance(uint64_t ns) {
 namespace {
 
 // std::push_heap and pop_heap build a max-heap: "later" puts the earliest
-// event (and, at one instant, the first scheduled) on top.
-bool Later(const PendingEvent& a, const PendingEvent& b) {
+// event (and, at one instant, the first scheduled) on top. A function
+// object, not a function: the heap algorithms inline it (a function
+// pointer they call, every comparison).
+constexpr auto Later = [](const PendingEvent& a, const PendingEvent& b) {
   return a.due_ns != b.due_ns ? a.due_ns > b.due_ns : a.id > b.id;
-}
+};
 
 }  // namespace
 
@@ -220,13 +222,15 @@ inline uint64_t Device::ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, ui
 }
 
 inline bool Device::CancelLocked(uint32_t behaviour, uint64_t id) {
-  auto it = std::find_if(events_.begin(), events_.end(),
-                         [&](const PendingEvent& e) { return e.id == id && e.behaviour == behaviour; });
-  if (it == events_.end()) return false;
-  if (it + 1 == events_.end()) {
-    events_.pop_back();  // a leaf: what is left is still a heap (the common case, cancelling what was just scheduled)
+  auto is_it = [&](const PendingEvent& e) { return e.id == id && e.behaviour == behaviour; };
+  // The common case first, cancelling what was just scheduled: the last
+  // event is a leaf of the heap, and what is left without it is a heap.
+  if (!events_.empty() && is_it(events_.back())) {
+    events_.pop_back();
     return true;
   }
+  auto it = std::find_if(events_.begin(), events_.end(), is_it);
+  if (it == events_.end()) return false;
   events_.erase(it);
   std::make_heap(events_.begin(), events_.end(), Later);
   return true;

@@ -272,6 +272,13 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
       }
       return;
     }
+    TriggeredWithConditions(context, reg, before, after, access, occasion);
+  }
+
+  // Out of line: its lists would give every caller of Triggered a large frame.
+  [[gnu::noinline]] void TriggeredWithConditions(BehaviourContext& context, RegisterId reg, uint64_t before,
+                                                 uint64_t after, ReactionTriggerKind access,
+                                                 const Occasion& occasion) {
     ShortList<uint32_t, 8> matched;
     for (const Watch& watch : program_->watches(reg)) {
       if (!matched.empty() && matched.back() == watch.reaction) continue;
@@ -295,31 +302,30 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
     }
   }
 
-  // The one call in the chain Triggered -> Fire -> RunActions -> Set ->
-  // Triggered that is not inlined (it is recursive).
-  [[gnu::noinline]] void RunActions(BehaviourContext& context, const std::vector<ReactionAction>& actions,
-                                    uint32_t reaction, const Occasion& occasion) {
+  [[gnu::always_inline]] void RunActions(BehaviourContext& context, const std::vector<ReactionAction>& actions,
+                                         uint32_t reaction, const Occasion& occasion) {
     for (const ReactionAction& action : actions) Run(context, action, reaction, occasion);
   }
 
   [[gnu::always_inline]] void Run(BehaviourContext& context, const ReactionAction& action, uint32_t reaction,
                                   const Occasion& occasion) {
     const Reaction& owner = program_->config().reactions[reaction];
-    Env env(context, occasion);
+    // Built where an expression is evaluated, not for a cancel or a rule.
+    auto env = [&] { return Env(context, occasion); };
     switch (action.op) {
       case ReactionAction::Op::kSet: {
         if (action.sets.size() == 1) {
-          Set(context, action.sets.front().first, action.sets.front().second.Evaluate(env), owner);
+          Set(context, action.sets.front().first, action.sets.front().second.Evaluate(env()), owner);
           return;
         }
         // Every value first, from the state before any of them is stored.
         ShortList<uint64_t, 8> values;
-        for (const auto& [target, value] : action.sets) values.push_back(value.Evaluate(env));
+        for (const auto& [target, value] : action.sets) values.push_back(value.Evaluate(env()));
         for (size_t i = 0; i < action.sets.size(); ++i) Set(context, action.sets[i].first, values.items()[i], owner);
         return;
       }
       case ReactionAction::Op::kAfter: {
-        uint64_t delay = action.delay.Evaluate(env);
+        uint64_t delay = action.delay.Evaluate(env());
         uint64_t tag = next_tag_++;
         uint64_t event = context.Schedule(delay, tag);
         pending_.push_back(Pending{tag, event, &action, reaction});
@@ -338,9 +344,9 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
       }
       case ReactionAction::Op::kViolation: Violate(context, action, owner, occasion); return;
       case ReactionAction::Op::kMessage:
-        context.SendMessage(action.address.Evaluate(env), action.value.Evaluate(env));
+        context.SendMessage(action.address.Evaluate(env()), action.value.Evaluate(env()));
         return;
-      case ReactionAction::Op::kWriteMemory: WriteMemory(context, action, owner, env); return;
+      case ReactionAction::Op::kWriteMemory: WriteMemory(context, action, owner, env()); return;
     }
   }
 
@@ -373,9 +379,16 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
       return;
     }
     ++depth_;
-    Occasion occasion{after, before, {}, target.reg};
-    Triggered(context, target.reg, before, after, ReactionTriggerKind::kChange, occasion);
+    Chain(context, target.reg, before, after);
     --depth_;
+  }
+
+  // What a set's change triggers. The one call in the chain Triggered ->
+  // RunActions -> Run -> Set -> Triggered that is not inlined (it is
+  // recursive), so that a write's own reactions run without a call.
+  [[gnu::noinline]] void Chain(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after) {
+    Occasion occasion{after, before, {}, reg};
+    Triggered(context, reg, before, after, ReactionTriggerKind::kChange, occasion);
   }
 
   [[gnu::noinline]] void StopChain(BehaviourContext& context, const ReactionTarget& target, const Reaction& owner) {
