@@ -39,14 +39,21 @@ void regemu_iowrite32(uint32_t value, volatile void *addr);
 void regemu_iowrite64(uint64_t value, volatile void *addr);
 
 #ifndef REGEMU_NO_IOMEM_MACROS
+/* The value cut to the access's width, as the kernel's accessors take it:
+ * a cast in C, a static_cast in C++ (clean under -Wold-style-cast). */
+#ifdef __cplusplus
+#define REGEMU_IOMEM_VALUE(type, value) (static_cast<type>(value))
+#else
+#define REGEMU_IOMEM_VALUE(type, value) ((type)(value))
+#endif
 #define readb(addr) regemu_ioread8(addr)
 #define readw(addr) regemu_ioread16(addr)
 #define readl(addr) regemu_ioread32(addr)
 #define readq(addr) regemu_ioread64(addr)
-#define writeb(value, addr) regemu_iowrite8((uint8_t)(value), addr)
-#define writew(value, addr) regemu_iowrite16((uint16_t)(value), addr)
-#define writel(value, addr) regemu_iowrite32((uint32_t)(value), addr)
-#define writeq(value, addr) regemu_iowrite64((uint64_t)(value), addr)
+#define writeb(value, addr) regemu_iowrite8(REGEMU_IOMEM_VALUE(uint8_t, value), addr)
+#define writew(value, addr) regemu_iowrite16(REGEMU_IOMEM_VALUE(uint16_t, value), addr)
+#define writel(value, addr) regemu_iowrite32(REGEMU_IOMEM_VALUE(uint32_t, value), addr)
+#define writeq(value, addr) regemu_iowrite64(REGEMU_IOMEM_VALUE(uint64_t, value), addr)
 #endif
 
 #ifdef __cplusplus

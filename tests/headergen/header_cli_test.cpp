@@ -121,6 +121,27 @@ TEST_F(RegemuHeaderCli, ShippedHeadersCompileWithGccAndClang) {
   }
 }
 
+// The C header's macros (and reg_bits.h's, and iomem.h's accessors), used
+// from C++ built with -Wold-style-cast -Wsign-conversion -Werror: their
+// conversions are static_casts there, and they stay constant expressions.
+TEST_F(RegemuHeaderCli, CHeaderMacrosAreCleanInCpp) {
+  fs::path h = dir_ / "icl.h";
+  ASSERT_EQ(Regemu("header yaml/icl --lang c -o '" + h.string() + "'").exit_code, 0);
+  fs::path use = Write("use.cpp", R"cpp(#include "icl.h"
+#include "regemu/iomem.h"
+static_assert(ICL_FORCEWAKE_MEDIA_VDBOX_GEN11(1) == 0xa544);
+static_assert(REGEMU_FIELD_GET(REGEMU_GENMASK(7, 4), REGEMU_FIELD_PREP(REGEMU_GENMASK(7, 4), 3)) == 3);
+static_assert(REGEMU_MASKED_BIT_ENABLE(REGEMU_BIT(2)) == 0x40004);
+void Use(char* regs, int n) {
+  writel(REGEMU_MASKED_BIT_ENABLE(ICL_FORCEWAKE_MEDIA_VDBOX_GEN11_USER), regs + ICL_FORCEWAKE_MEDIA_VDBOX_GEN11(n));
+}
+)cpp");
+  for (const std::string cxx : {"g++", "clang++"}) {
+    RunResult compiled = CompileCpp(use, "-c", cxx);
+    EXPECT_EQ(compiled.exit_code, 0) << cxx << ": " << compiled.err;
+  }
+}
+
 // `-o -` writes the header to stdout, and only the header: the summary line
 // goes to stderr, and no file named `-` appears.
 TEST_F(RegemuHeaderCli, DashWritesTheHeaderToStdout) {

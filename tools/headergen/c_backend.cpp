@@ -21,11 +21,11 @@ void Register(std::ostream& os, const std::string& prefix, const RegisterView& v
   if (!view.alias_of.empty()) os << ", alias of " << view.alias_of;
   os << " */\n";
   std::string params;
-  std::string expr = view.in_block ? "(uint64_t)(base) + " + U64(view.offset) : U64(view.offset);
+  std::string expr = view.in_block ? "REGEMU_U64(base) + " + U64(view.offset) : U64(view.offset);
   if (view.in_block) params = "base";
   if (view.is_array) {
     params += params.empty() ? "n" : ", n";
-    expr += " + ((uint64_t)(n) - " + U64(view.start) + ") * " + U64(view.stride);
+    expr += " + (REGEMU_U64(n) - " + U64(view.start) + ") * " + U64(view.stride);
     os << "#define " << stem << "_COUNT " << view.count << "u\n";
     os << "#define " << stem << "_START " << view.start << "u\n";
     os << "#define " << stem << "_STRIDE " << U64(view.stride) << "\n";

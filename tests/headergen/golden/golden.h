@@ -291,7 +291,7 @@
 #define GOLDEN_COUNTER_VALUE_COUNT 4u
 #define GOLDEN_COUNTER_VALUE_START 1u
 #define GOLDEN_COUNTER_VALUE_STRIDE UINT64_C(0x8)
-#define GOLDEN_COUNTER_VALUE(n) (UINT64_C(0x100) + ((uint64_t)(n) - UINT64_C(0x1)) * UINT64_C(0x8))
+#define GOLDEN_COUNTER_VALUE(n) (UINT64_C(0x100) + (REGEMU_U64(n) - UINT64_C(0x1)) * UINT64_C(0x8))
 #define GOLDEN_COUNTER_VALUE_SPACE "mmio"
 #define GOLDEN_COUNTER_VALUE_WIDTH 32u
 #define GOLDEN_COUNTER_VALUE_RESET UINT64_C(0x0)
@@ -324,7 +324,7 @@
 
 /* ref: a datasheet, ring chapter */
 /* space mmio, 32 bits */
-#define GOLDEN_RING_RING_TAIL(base) ((uint64_t)(base) + UINT64_C(0x30))
+#define GOLDEN_RING_RING_TAIL(base) (REGEMU_U64(base) + UINT64_C(0x30))
 #define GOLDEN_RING_RING_TAIL_SPACE "mmio"
 #define GOLDEN_RING_RING_TAIL_WIDTH 32u
 #define GOLDEN_RING_RING_TAIL_RESET UINT64_C(0x0)
@@ -343,7 +343,7 @@
 
 /* ref: a datasheet, ring chapter */
 /* space mmio, 32 bits, alias of RING_TAIL */
-#define GOLDEN_RING_RING_TAIL_VIEW(base) ((uint64_t)(base) + UINT64_C(0x30))
+#define GOLDEN_RING_RING_TAIL_VIEW(base) (REGEMU_U64(base) + UINT64_C(0x30))
 #define GOLDEN_RING_RING_TAIL_VIEW_SPACE "mmio"
 #define GOLDEN_RING_RING_TAIL_VIEW_WIDTH 32u
 #define GOLDEN_RING_RING_TAIL_VIEW_RESET UINT64_C(0x0)
@@ -352,7 +352,7 @@
 
 /* ref: a datasheet, ring chapter */
 /* space mmio, 32 bits, masked (bits 31:16 of a write select which of bits 15:0 change) */
-#define GOLDEN_RING_RING_MODE(base) ((uint64_t)(base) + UINT64_C(0x9c))
+#define GOLDEN_RING_RING_MODE(base) (REGEMU_U64(base) + UINT64_C(0x9c))
 #define GOLDEN_RING_RING_MODE_SPACE "mmio"
 #define GOLDEN_RING_RING_MODE_WIDTH 32u
 #define GOLDEN_RING_RING_MODE_RESET UINT64_C(0x0)
@@ -376,7 +376,7 @@
 #define GOLDEN_RING_RING_CTX_COUNT 3u
 #define GOLDEN_RING_RING_CTX_START 0u
 #define GOLDEN_RING_RING_CTX_STRIDE UINT64_C(0x4)
-#define GOLDEN_RING_RING_CTX(base, n) ((uint64_t)(base) + UINT64_C(0x100) + ((uint64_t)(n) - UINT64_C(0x0)) * UINT64_C(0x4))
+#define GOLDEN_RING_RING_CTX(base, n) (REGEMU_U64(base) + UINT64_C(0x100) + (REGEMU_U64(n) - UINT64_C(0x0)) * UINT64_C(0x4))
 #define GOLDEN_RING_RING_CTX_SPACE "mmio"
 #define GOLDEN_RING_RING_CTX_WIDTH 32u
 #define GOLDEN_RING_RING_CTX_RESET UINT64_C(0x0)
