@@ -137,6 +137,7 @@ class BehaviourContext {
 
  private:
   friend class Device;
+  friend struct ContextFastPath;  // the built-in kinds' inline Schedule, Cancel and Cover (device_internal.hpp)
   // The device's own, on every hooked access: `values` are its register
   // values, which Peek and Poke reach inline.
   BehaviourContext(Device& device, const Model& model, uint32_t self, std::span<uint64_t> values)

@@ -173,17 +173,6 @@ void Device::Advance(uint64_t ns) {
   AdvanceLocked(ns);
 }
 
-namespace {
-
-// std::push_heap and pop_heap build a max-heap: "later" puts the earliest
-// event (and, at one instant, the first scheduled) on top. A function
-// object, not a function: the heap algorithms inline it (a function
-// pointer they call, every comparison).
-constexpr auto Later = [](const PendingEvent& a, const PendingEvent& b) {
-  return a.due_ns != b.due_ns ? a.due_ns > b.due_ns : a.id > b.id;
-};
-
-}  // namespace
 
 void Device::AdvanceLocked(uint64_t ns) {
   // Saturate: a wrapped clock would run behaviours backwards.
@@ -191,7 +180,7 @@ void Device::AdvanceLocked(uint64_t ns) {
   // Cut at each due event: the behaviours' clocks reach its instant, then it
   // fires (and may schedule more, also inside this advance).
   while (!events_.empty() && events_.front().due_ns <= target) {
-    std::pop_heap(events_.begin(), events_.end(), Later);
+    std::pop_heap(events_.begin(), events_.end(), kLater);
     PendingEvent event = events_.back();
     events_.pop_back();
     if (event.due_ns > now_ns_) ClockTo(event.due_ns);
@@ -208,32 +197,6 @@ void Device::ClockTo(uint64_t to) {
     BehaviourContext context = ContextFor(i);
     behaviours_[i]->OnClock(context, from, now_ns_);
   }
-}
-
-// Inline: only BehaviourContext::Schedule and Cancel (below) call these,
-// on the write path of every register whose reactions start or cancel a
-// delayed action.
-inline uint64_t Device::ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, uint64_t tag) {
-  uint64_t due = delay_ns > ~uint64_t{0} - now_ns_ ? ~uint64_t{0} : now_ns_ + delay_ns;
-  uint64_t id = next_event_id_++;
-  events_.push_back(PendingEvent{due, id, tag, behaviour});
-  std::push_heap(events_.begin(), events_.end(), Later);
-  return id;
-}
-
-inline bool Device::CancelLocked(uint32_t behaviour, uint64_t id) {
-  auto is_it = [&](const PendingEvent& e) { return e.id == id && e.behaviour == behaviour; };
-  // The common case first, cancelling what was just scheduled: the last
-  // event is a leaf of the heap, and what is left without it is a heap.
-  if (!events_.empty() && is_it(events_.back())) {
-    events_.pop_back();
-    return true;
-  }
-  auto it = std::find_if(events_.begin(), events_.end(), is_it);
-  if (it == events_.end()) return false;
-  events_.erase(it);
-  std::make_heap(events_.begin(), events_.end(), Later);
-  return true;
 }
 
 std::optional<uint64_t> Device::next_event_ns() const {
@@ -556,9 +519,9 @@ bool BehaviourContext::Signal(std::string_view verb, std::span<const std::string
   return taken;
 }
 uint64_t BehaviourContext::Schedule(uint64_t delay_ns, uint64_t tag) {
-  return device_.ScheduleLocked(self_, delay_ns, tag);
+  return ContextFastPath::Schedule(*this, delay_ns, tag);
 }
-bool BehaviourContext::Cancel(uint64_t id) { return device_.CancelLocked(self_, id); }
+bool BehaviourContext::Cancel(uint64_t id) { return ContextFastPath::Cancel(*this, id); }
 void BehaviourContext::ReadMemory(SpaceId space, uint64_t offset, std::span<uint8_t> out) const {
   device_.MemoryAt(space, offset, out.size()).Read(offset, out);
 }
@@ -569,9 +532,7 @@ void BehaviourContext::EmitRecord(UnitRecordKind kind, uint64_t time_ns, std::sp
   if (!device_.options_.on_record) return;
   device_.options_.on_record(UnitRecord{model_.behaviours()[self_]->name(), kind, time_ns, bytes});
 }
-void BehaviourContext::Cover(uint32_t point) {
-  if (device_.coverage_) device_.coverage_->Hit(self_, point);
-}
+void BehaviourContext::Cover(uint32_t point) { ContextFastPath::Cover(*this, point); }
 bool BehaviourContext::records_wanted() const { return static_cast<bool>(device_.options_.on_record); }
 bool BehaviourContext::interrupt_requested() const { return device_.irq_request_; }
 void BehaviourContext::RefreshInterrupt() { device_.RouteInterruptLocked(); }

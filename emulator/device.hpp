@@ -228,6 +228,7 @@ class Device {
 
  private:
   friend class BehaviourContext;
+  friend struct ContextFastPath;
   struct Access;
 
   // Holds the device lock for a scope, unless the device is single-threaded.
@@ -302,6 +303,7 @@ class Device {
   void AdvanceLocked(uint64_t ns);
   // Moves the clock to `to` (>= now), running every behaviour's OnClock.
   void ClockTo(uint64_t to);
+  // Defined in device_internal.hpp: inline where a built-in kind schedules.
   inline uint64_t ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, uint64_t tag);
   inline bool CancelLocked(uint32_t behaviour, uint64_t id);
   // Checks a bulk memory access (ReadMemory, WriteMemory, BehaviourContext).

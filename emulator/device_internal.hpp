@@ -2,9 +2,11 @@
 // What device.cpp (state, backdoor, time) and device_frontdoor.cpp (the
 // access path) share; not part of the public API.
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "regemu/emulator/coverage/coverage_recorder.hpp"
 #include "regemu/emulator/device.hpp"
 
 namespace regemu::emulator {
@@ -32,6 +34,53 @@ inline Device::Access Device::OpenAccess(const TraceEntry& entry) {
   slot = entry;
   return Access(slot);
 }
+
+// std::push_heap and pop_heap build a max-heap: "later" puts the earliest
+// event (and, at one instant, the first scheduled) on top. A function
+// object, not a function: the heap algorithms inline it (a function
+// pointer they call, every comparison).
+inline constexpr auto kLater = [](const PendingEvent& a, const PendingEvent& b) {
+  return a.due_ns != b.due_ns ? a.due_ns > b.due_ns : a.id > b.id;
+};
+
+// Inline: a reaction that starts or cancels a delayed action does so on
+// the write path of the register that triggers it (ContextFastPath).
+inline uint64_t Device::ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, uint64_t tag) {
+  uint64_t due = delay_ns > ~uint64_t{0} - now_ns_ ? ~uint64_t{0} : now_ns_ + delay_ns;
+  uint64_t id = next_event_id_++;
+  events_.push_back(PendingEvent{due, id, tag, behaviour});
+  std::push_heap(events_.begin(), events_.end(), kLater);
+  return id;
+}
+
+inline bool Device::CancelLocked(uint32_t behaviour, uint64_t id) {
+  auto is_it = [&](const PendingEvent& e) { return e.id == id && e.behaviour == behaviour; };
+  // The common case first, cancelling what was just scheduled: the last
+  // event is a leaf of the heap, and what is left without it is a heap.
+  if (!events_.empty() && is_it(events_.back())) {
+    events_.pop_back();
+    return true;
+  }
+  auto it = std::find_if(events_.begin(), events_.end(), is_it);
+  if (it == events_.end()) return false;
+  events_.erase(it);
+  std::make_heap(events_.begin(), events_.end(), kLater);
+  return true;
+}
+
+// What BehaviourContext::Schedule, Cancel and Cover do, inline, for the
+// built-in kinds whose hot paths use them (a reaction scheduling on every
+// write of its register); behaviours outside the library call the
+// context's own (out of line, the same code).
+struct ContextFastPath {
+  static uint64_t Schedule(BehaviourContext& context, uint64_t delay_ns, uint64_t tag) {
+    return context.device_.ScheduleLocked(context.self_, delay_ns, tag);
+  }
+  static bool Cancel(BehaviourContext& context, uint64_t id) { return context.device_.CancelLocked(context.self_, id); }
+  static void Cover(BehaviourContext& context, uint32_t point) {
+    if (context.device_.coverage_ != nullptr) [[unlikely]] context.device_.coverage_->Hit(context.self_, point);
+  }
+};
 
 inline bool IsAccessWidth(unsigned width) { return width == 8 || width == 16 || width == 32 || width == 64; }
 inline uint64_t WidthMask(unsigned width) { return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }

@@ -21,6 +21,7 @@
 
 #include "regemu/emulator/behaviour.hpp"
 #include "regemu/emulator/behaviours/register_env.hpp"
+#include "regemu/emulator/device_internal.hpp"
 #include "regemu/regdb/behaviour_configs/reactions.hpp"
 #include "regemu/regdb/numbers.hpp"
 
@@ -267,7 +268,7 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
         // A reaction with several targets in this register fires once.
         if (watch.reaction == fired || !Hit(watch, before, after, access)) continue;
         fired = watch.reaction;
-        context.Cover(fired);
+        ContextFastPath::Cover(context, fired);
         RunActions(context, *watch.actions, fired, occasion);
       }
       return;
@@ -297,7 +298,7 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
       firing.push_back(i);
     }
     for (uint32_t i : firing.items()) {
-      context.Cover(i);
+      ContextFastPath::Cover(context, i);
       RunActions(context, reactions[i].actions, i, occasion);
     }
   }
@@ -327,7 +328,7 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
       case ReactionAction::Op::kAfter: {
         uint64_t delay = action.delay.Evaluate(env());
         uint64_t tag = next_tag_++;
-        uint64_t event = context.Schedule(delay, tag);
+        uint64_t event = ContextFastPath::Schedule(context, delay, tag);
         pending_.push_back(Pending{tag, event, &action, reaction});
         return;
       }
@@ -337,7 +338,7 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
             ++it;
             continue;
           }
-          context.Cancel(it->event);
+          ContextFastPath::Cancel(context, it->event);
           it = pending_.erase(it);
         }
         return;
