@@ -17,6 +17,7 @@ else
   src=$(cd "$(dirname "$0")/.." && pwd)
 fi
 build=${WORK:-/tmp}/regemu-fuzz-build
+source "$src/tests/fuzz/seeds.bash"
 
 targets=()
 for source in "$src"/tests/fuzz/*_fuzz.cpp; do
@@ -39,17 +40,11 @@ for target in "${targets[@]}"; do
   cp "$build/bin/$target" "$OUT/"
   cp "$src/tests/fuzz/$target.dict" "$src/tests/fuzz/$target.options" "$OUT/"
   # What each target's replay test replays (tests/fuzz/CMakeLists.txt).
-  seeds=("$src/tests/fuzz/corpus/$target")
-  [[ -d $src/tests/fuzz/regressions/$target ]] && seeds+=("$src/tests/fuzz/regressions/$target")
-  if [[ -f $src/tests/fuzz/$target.seeds ]]; then
-    while IFS= read -r seed; do seeds+=("$src/$seed"); done < <(grep -v -e '^#' -e '^$' "$src/tests/fuzz/$target.seeds")
-  fi
+  mapfile -t seeds < <(fuzz_seed_paths "$src" "$target")
   rm -f "$OUT/${target}_seed_corpus.zip"
-  # -j: flat names; zip numbers nothing, so make names unique by content.
+  # -j: flat names; zip numbers nothing, so the names are unique by content.
   staging=$(mktemp -d)
-  find "${seeds[@]}" -type f -print0 | while IFS= read -r -d '' file; do
-    cp "$file" "$staging/$(sha1sum "$file" | cut -c1-40)"
-  done
+  fuzz_copy_seeds "$staging" "${seeds[@]}"
   if compgen -G "$staging/*" >/dev/null; then
     (cd "$staging" && zip -q -j "$OUT/${target}_seed_corpus.zip" ./*)
   fi

@@ -35,9 +35,8 @@ mkdir -p "$work/corpus" "$work/crashes"
 binary=$PWD/build/fuzz/bin/$target
 options=tests/fuzz/$target.options
 max_len=$(sed -n 's/^max_len *= *//p' "$options")
-seeds=()
-[[ -f tests/fuzz/$target.seeds ]] && mapfile -t seeds < <(grep -v -e '^#' -e '^$' "tests/fuzz/$target.seeds")
-[[ -d tests/fuzz/regressions/$target ]] && seeds+=("tests/fuzz/regressions/$target")
+source tests/fuzz/seeds.bash
+mapfile -t seeds < <(fuzz_seed_paths . "$target")
 
 jobs=$(nproc)
 log=$work/fuzz.log
@@ -47,7 +46,7 @@ echo "fuzz: $target for ${seconds}s on $jobs core(s); log $log"
 "$binary" -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
   -max_total_time="$seconds" -max_len="$max_len" -dict="tests/fuzz/$target.dict" \
   -artifact_prefix="$work/crashes/" "$@" \
-  "$work/corpus" "tests/fuzz/corpus/$target" "${seeds[@]}" >"$log" 2>&1 || true
+  "$work/corpus" "${seeds[@]}" >"$log" 2>&1 || true
 
 # Fold what the campaign found back into the in-tree corpus (only inputs
 # that add coverage): commit them if they are worth keeping.

@@ -13,6 +13,7 @@ if (($# < 1)); then
   exit 2
 fi
 bin=$(cd "$1" && pwd)
+source tests/fuzz/seeds.bash
 seconds=${2:-10}
 
 scratch=$(mktemp -d)
@@ -28,14 +29,9 @@ run_target() {
   # copy of the seeds, so the run leaves the tree as it was.
   local corpus=$scratch/corpus/$target
   mkdir -p "$corpus"
-  local seeds=("tests/fuzz/corpus/$target")
-  [[ -d tests/fuzz/regressions/$target ]] && seeds+=("tests/fuzz/regressions/$target")
-  if [[ -f tests/fuzz/$target.seeds ]]; then
-    while IFS= read -r seed; do seeds+=("$seed"); done < <(grep -v -e '^#' -e '^$' "tests/fuzz/$target.seeds")
-  fi
-  find "${seeds[@]}" -type f -print0 | while IFS= read -r -d '' file; do
-    cp "$file" "$corpus/$(sha1sum "$file" | cut -c1-40)"
-  done
+  local seeds
+  mapfile -t seeds < <(fuzz_seed_paths . "$target")
+  fuzz_copy_seeds "$corpus" "${seeds[@]}"
   local max_len
   max_len=$(sed -n 's/^max_len *= *//p' "tests/fuzz/$target.options")
   local log=$scratch/$target.log
