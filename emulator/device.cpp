@@ -173,7 +173,6 @@ void Device::Advance(uint64_t ns) {
   AdvanceLocked(ns);
 }
 
-
 void Device::AdvanceLocked(uint64_t ns) {
   // Saturate: a wrapped clock would run behaviours backwards.
   uint64_t target = ns > ~uint64_t{0} - now_ns_ ? ~uint64_t{0} : now_ns_ + ns;

@@ -1,6 +1,7 @@
 #pragma once
 // What device.cpp (state, backdoor, time) and device_frontdoor.cpp (the
-// access path) share; not part of the public API.
+// access path) share, and the built-in kinds' inline use of the event
+// queue (ContextFastPath); not part of the public API.
 
 #include <algorithm>
 #include <cstdint>

@@ -54,6 +54,10 @@ using RegisterIndex = uint32_t;
 inline constexpr uint32_t kUnresolved = ~uint32_t{0};
 
 struct Space {
+  // The largest size a space may have (yaml/README.md: 1 ... 2^63): sums of
+  // offsets and sizes inside a space stay clear of uint64_t's wrap.
+  static constexpr uint64_t kMaxSize = uint64_t{1} << 63;
+
   std::string name;
   SpaceKind kind = SpaceKind::kMmio;
   uint64_t size = 0;

@@ -128,7 +128,7 @@ class DocumentReader {
                                         {"msr", SpaceKind::kMsr},
                                         {"memory", SpaceKind::kMemory},
                                         {"state", SpaceKind::kState}});
-    auto s = reader_.Unsigned(*size, "space size", 1, uint64_t{1} << 63);
+    auto s = reader_.Unsigned(*size, "space size", 1, Space::kMaxSize);
     if (!id || !k || !s) return;
     space.name = *id;
     space.kind = *k;

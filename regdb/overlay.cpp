@@ -81,7 +81,7 @@ class OverlayApplier {
     }
     Space& space = *it;
     if (const YamlNode* size = change.Find("size")) {
-      if (auto value = reader_.Unsigned(*size, "space size", 1, uint64_t{1} << 63)) {
+      if (auto value = reader_.Unsigned(*size, "space size", 1, Space::kMaxSize)) {
         space.size = *value;
         space.size_loc = size->loc;
       }

@@ -37,6 +37,11 @@ options=tests/fuzz/$target.options
 max_len=$(sed -n 's/^max_len *= *//p' "$options")
 source tests/fuzz/seeds.bash
 mapfile -t seeds < <(fuzz_seed_paths . "$target")
+# libFuzzer reads corpus folders (with -fork, nothing else): the seeds, the
+# files a .seeds names among them, copied into one.
+rm -rf "$work/seeds"
+mkdir -p "$work/seeds"
+fuzz_copy_seeds "$work/seeds" "${seeds[@]}"
 
 jobs=$(nproc)
 log=$work/fuzz.log
@@ -46,7 +51,7 @@ echo "fuzz: $target for ${seconds}s on $jobs core(s); log $log"
 "$binary" -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
   -max_total_time="$seconds" -max_len="$max_len" -dict="tests/fuzz/$target.dict" \
   -artifact_prefix="$work/crashes/" "$@" \
-  "$work/corpus" "${seeds[@]}" >"$log" 2>&1 || true
+  "$work/corpus" "$work/seeds" >"$log" 2>&1 || true
 
 # Fold what the campaign found back into the in-tree corpus (only inputs
 # that add coverage): commit them if they are worth keeping.
