@@ -21,7 +21,7 @@ trap 'rm -rf "$scratch"' EXIT
 
 # One target per core at a time (each is one process): on CI's 2 cores the
 # phase takes half as long. Results print in the targets' order.
-jobs=$(nproc 2>/dev/null || echo 1)
+cores=$(nproc 2>/dev/null || echo 1)
 
 run_target() {
   local target=$1
@@ -55,7 +55,7 @@ for source in tests/fuzz/*_fuzz.cpp; do
   fi
   targets+=("$target")
   run_target "$target" &
-  while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
+  while (($(jobs -rp | wc -l) >= cores)); do wait -n || true; done
 done
 wait
 for target in "${targets[@]}"; do
