@@ -269,6 +269,9 @@ class Device {
   // if the space does not decode).
   uint64_t ReadOther(SpaceId space, uint64_t offset, unsigned width, RegisterId looked_up);
   void WriteOther(SpaceId space, uint64_t offset, unsigned width, uint64_t value, RegisterId looked_up);
+  // The whole-register write of a register only hooks make non-plain (a
+  // control register behaviours watch): its own frame, lighter than WriteOther's.
+  void WriteHooked(SpaceId space, uint64_t offset, unsigned width, uint64_t value, RegisterId reg);
   uint64_t ReadLocked(SpaceId space, uint64_t offset, unsigned width, Access& access);
   void WriteLocked(SpaceId space, uint64_t offset, unsigned width, uint64_t value, Access& access);
   uint64_t ReadBits(RegisterId reg, uint64_t lanes, Access& access);

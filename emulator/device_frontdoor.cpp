@@ -170,6 +170,13 @@ inline void Device::WriteWhole(RegisterId id, uint64_t value, Access& access) {
   if (r.has(RegisterModel::kHookWrite)) RunWriteHooks(id, before, after, access);
 }
 
+void Device::WriteHooked(SpaceId space, uint64_t offset, unsigned width, uint64_t value, RegisterId reg) {
+  Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, value, reg, space, static_cast<uint8_t>(width),
+                                        TraceOp::kWrite, TraceOutcome::kOk, 0});
+  WriteWhole(reg, value, access);
+  Finish(access);
+}
+
 inline void Device::WriteUnguarded(SpaceId space, uint64_t offset, unsigned width, uint64_t value) {
   const SpaceModel& s = model_->spaces().at(space);
   if (IsAccessWidth(width)) value &= WidthMask(width);
@@ -178,21 +185,27 @@ inline void Device::WriteUnguarded(SpaceId space, uint64_t offset, unsigned widt
     id = s.decode.Lookup(offset);
     if (id != DecodeTable::kNone) {
       const FastRegister& r = model_->fast(id);
-      // A plain register (kPlain: its width is allowed) written whole at
-      // its own offset, not one of a banked place's: as in Read.
-      if ((r.flags & (RegisterModel::kPlain | RegisterModel::kBanked)) == RegisterModel::kPlain &&
-          r.offset == offset && r.width == width) {
-        if (coverage_ != nullptr) [[unlikely]] coverage_->Write(id, values_[id], value);
-        values_[id] = value;
-        trace_.Push(TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
-                               TraceOp::kWrite, TraceOutcome::kOk, 0});
-        if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
-        return;
+      // A register written whole at its own offset, not one of a banked
+      // place's: a plain one (kPlain: its width is allowed) as in Read, one
+      // outside kFullWritePath (see WriteWhole) in a frame of its own.
+      if (r.offset == offset && r.width == width) {
+        if ((r.flags & (RegisterModel::kPlain | RegisterModel::kBanked)) == RegisterModel::kPlain) {
+          if (coverage_ != nullptr) [[unlikely]] coverage_->Write(id, values_[id], value);
+          values_[id] = value;
+          trace_.Push(TraceEntry{++sequence_, now_ns_, offset, value, id, space, static_cast<uint8_t>(width),
+                                 TraceOp::kWrite, TraceOutcome::kOk, 0});
+          if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
+          return;
+        }
+        constexpr uint16_t kHookedShape =
+            RegisterModel::kBanked | RegisterModel::kWidthAllowed | RegisterModel::kFullWritePath;
+        if ((r.flags & kHookedShape) == RegisterModel::kWidthAllowed) return WriteHooked(space, offset, width, value, id);
       }
     }
   }
   WriteOther(space, offset, width, value, id);
 }
+
 
 void Device::WriteOther(SpaceId space, uint64_t offset, unsigned width, uint64_t value, RegisterId looked_up) {
   const SpaceModel& s = model_->spaces()[space];

@@ -49,8 +49,18 @@ inline constexpr auto kLater = [](const PendingEvent& a, const PendingEvent& b) 
 inline uint64_t Device::ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, uint64_t tag) {
   uint64_t due = delay_ns > ~uint64_t{0} - now_ns_ ? ~uint64_t{0} : now_ns_ + delay_ns;
   uint64_t id = next_event_id_++;
-  events_.push_back(PendingEvent{due, id, tag, behaviour});
-  std::push_heap(events_.begin(), events_.end(), kLater);
+  PendingEvent event{due, id, tag, behaviour};
+  // std::push_heap's sift-up, written out: the library's generic one moves
+  // the new event through a temporary and costs a write twice as much.
+  events_.push_back(event);
+  size_t at = events_.size() - 1;
+  while (at > 0) {
+    size_t parent = (at - 1) / 2;
+    if (!kLater(events_[parent], event)) break;
+    events_[at] = events_[parent];
+    at = parent;
+  }
+  events_[at] = event;
   return id;
 }
 
@@ -78,6 +88,33 @@ struct ContextFastPath {
     return context.device_.ScheduleLocked(context.self_, delay_ns, tag);
   }
   static bool Cancel(BehaviourContext& context, uint64_t id) { return context.device_.CancelLocked(context.self_, id); }
+  // Removes every pending event of this behaviour whose tag `matches` (a
+  // reaction's `cancel`: the tags say which reaction scheduled them).
+  template <typename Match>
+  [[gnu::always_inline]] static void CancelWhere(BehaviourContext& context, Match matches) {
+    std::vector<PendingEvent>& events = context.device_.events_;
+    uint32_t self = context.self_;
+    size_t count = events.size();
+    for (size_t i = 0; i < count; ++i) {
+      if (events[i].behaviour != self || !matches(events[i].tag)) continue;
+      // Only the newest event (a leaf) to remove: what is left is still a heap.
+      if (i + 1 == count) {
+        events.pop_back();
+        return;
+      }
+      CancelFrom(events, i, self, matches);
+      return;
+    }
+  }
+  // CancelWhere past its common case: events[first] and maybe more to
+  // remove, from inside the heap.
+  template <typename Match>
+  [[gnu::noinline]] static void CancelFrom(std::vector<PendingEvent>& events, size_t first, uint32_t self,
+                                           Match matches) {
+    auto hit = [&](const PendingEvent& e) { return e.behaviour == self && matches(e.tag); };
+    events.erase(std::remove_if(events.begin() + static_cast<std::ptrdiff_t>(first), events.end(), hit), events.end());
+    std::make_heap(events.begin(), events.end(), kLater);
+  }
   static void Cover(BehaviourContext& context, uint32_t point) {
     if (context.device_.coverage_ != nullptr) [[unlikely]] context.device_.coverage_->Hit(context.self_, point);
   }

@@ -69,6 +69,27 @@ class ShortList {
   size_t size_ = 0;
 };
 
+// One action compiled for the access path: what a constant folds to and
+// where a set lands, looked up once at load rather than on every write.
+struct Step {
+  ReactionAction::Op op = ReactionAction::Op::kSet;
+  bool constant = false;  // kSet of one target, kAfter: the value or delay is `value`, known at load
+  const ReactionTarget* target = nullptr;  // kSet of one target: where (null: several, see `action`)
+  uint64_t value = 0;
+  uint32_t index = 0;  // kAfter: its slot in ReactionsProgram::afters(); kCancel: the reaction it cancels
+  // The action compiled: its expressions and texts. The config is shared
+  // and immutable, so the pointer stays good for the program's life.
+  const ReactionAction* action = nullptr;
+};
+
+// A delayed action's event tag says which reaction started it (high half,
+// for `cancel`) and which `after` it is (low half, for OnTimer): the
+// device's queue is then the only record of what is pending, so snapshots,
+// restores and resets need nothing from this behaviour.
+constexpr uint64_t AfterTag(uint32_t reaction, uint32_t slot) { return (uint64_t{reaction} << 32) | slot; }
+constexpr uint32_t TagReaction(uint64_t tag) { return static_cast<uint32_t>(tag >> 32); }
+constexpr uint32_t TagSlot(uint64_t tag) { return static_cast<uint32_t>(tag); }
+
 // One trigger target of one reaction, flattened for the access path: what
 // a register's accesses test, in one contiguous list per register, without
 // reaching through the reaction and its trigger for each.
@@ -80,9 +101,7 @@ struct Watch {
   bool has_to = false;  // kChange with `to:`
   uint64_t mask = 0;
   uint64_t to_bits = 0;  // `to:` in the field's place
-  // The reaction's actions: the config is shared and immutable, so the
-  // pointer stays good for the program's life.
-  const std::vector<ReactionAction>* actions = nullptr;
+  std::span<const Step> steps;  // the reaction's actions, compiled (the program's, immutable)
 };
 
 class ReactionsProgram : public BehaviourProgram {
@@ -90,17 +109,18 @@ class ReactionsProgram : public BehaviourProgram {
   ReactionsProgram(std::string name, std::shared_ptr<const ReactionsConfig> config, const Model& model)
       : BehaviourProgram("reactions", std::move(name)), config_(std::move(config)) {
     const auto& reactions = config_->reactions;
+    steps_.reserve(reactions.size());
+    for (uint32_t i = 0; i < reactions.size(); ++i) steps_.push_back(CompileSteps(reactions[i].actions, i));
     watches_.resize(model.registers().size());
-    conditional_.resize(model.registers().size());
     // In the database's order: a register's watches list each reaction's
     // targets together, and reactions in order (Triggered relies on both).
     for (uint32_t i = 0; i < reactions.size(); ++i) {
       const regdb::ReactionTrigger& trigger = reactions[i].trigger;
       for (const ReactionTarget& target : trigger.targets) {
-        if (reactions[i].when) conditional_[target.reg] = 1;
-        watches_[target.reg].push_back(Watch{i, trigger.kind, trigger.to.has_value(), target.bits.mask,
+        if (reactions[i].when) watches_[target.reg].conditional = true;
+        watches_[target.reg].list.push_back(Watch{i, trigger.kind, trigger.to.has_value(), target.bits.mask,
                                              (trigger.to.value_or(0) << target.bits.shift) & target.bits.mask,
-                                             &reactions[i].actions});
+                                             steps_[i]});
         auto& hooks = trigger.kind == ReactionTriggerKind::kRead ? read_hooks_ : write_hooks_;
         if (std::find(hooks.begin(), hooks.end(), target.reg) == hooks.end()) hooks.push_back(target.reg);
       }
@@ -108,9 +128,20 @@ class ReactionsProgram : public BehaviourProgram {
   }
 
   const ReactionsConfig& config() const { return *config_; }
-  std::span<const Watch> watches(RegisterId reg) const { return watches_[reg]; }
-  // Whether a reaction watching `reg` has a condition (`when`).
-  bool conditional(RegisterId reg) const { return conditional_[reg] != 0; }
+  // The triggers that test register `reg`, and whether a reaction among
+  // them has a condition (`when`).
+  struct Watches {
+    std::vector<Watch> list;
+    bool conditional = false;
+  };
+  const Watches& watches(RegisterId reg) const { return watches_[reg]; }
+  std::span<const Step> steps(uint32_t reaction) const { return steps_[reaction]; }
+  // A delayed action: the reaction that started it and what it then does.
+  struct After {
+    uint32_t reaction = 0;
+    std::vector<Step> then;
+  };
+  const std::vector<After>& afters() const { return afters_; }
 
   std::vector<RegisterId> ReadHooks() const override { return read_hooks_; }
   std::vector<RegisterId> WriteHooks() const override { return write_hooks_; }
@@ -124,9 +155,47 @@ class ReactionsProgram : public BehaviourProgram {
   std::unique_ptr<Behaviour> Instantiate() const override;
 
  private:
+  std::vector<Step> CompileSteps(const std::vector<ReactionAction>& actions, uint32_t reaction) {
+    std::vector<Step> steps;
+    for (const ReactionAction& action : actions) {
+      Step step{action.op};
+      step.action = &action;
+      switch (action.op) {
+        case ReactionAction::Op::kSet:
+          if (action.sets.size() == 1) {
+            const auto& [target, value] = action.sets.front();
+            step.target = &target;
+            step.constant = value.constant();
+            if (step.constant) step.value = value.Evaluate(kNoOperands);
+          }
+          break;
+        case ReactionAction::Op::kAfter: {
+          step.constant = action.delay.constant();
+          if (step.constant) step.value = action.delay.Evaluate(kNoOperands);
+          step.index = static_cast<uint32_t>(afters_.size());
+          afters_.push_back(After{reaction, {}});
+          std::vector<Step> then = CompileSteps(action.then, reaction);  // may add afters
+          afters_[step.index].then = std::move(then);
+          break;
+        }
+        case ReactionAction::Op::kCancel: step.index = action.reaction; break;
+        default: break;
+      }
+      steps.push_back(step);
+    }
+    return steps;
+  }
+
+  // What a constant expression is evaluated against: it loads nothing.
+  struct NoOperands : regdb::ExpressionEnv {
+    uint64_t Load(uint64_t) const override { return 0; }
+  };
+  static inline const NoOperands kNoOperands{};
+
   std::shared_ptr<const ReactionsConfig> config_;
-  std::vector<std::vector<Watch>> watches_;  // per register: the triggers that test it
-  std::vector<uint8_t> conditional_;         // per register: see conditional()
+  std::vector<std::vector<Step>> steps_;  // per reaction: its actions
+  std::vector<After> afters_;              // every `after`, at any depth: a delayed action's tag names one
+  std::vector<Watches> watches_;           // per register
   std::vector<RegisterId> read_hooks_;
   std::vector<RegisterId> write_hooks_;
 };
@@ -163,10 +232,7 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
  public:
   explicit ReactionsBehaviour(const ReactionsProgram& program) : program_(&program) {}
 
-  void OnReset(BehaviourContext&) override {
-    pending_.clear();  // the device emptied its queue
-    depth_ = 0;
-  }
+  void OnReset(BehaviourContext&) override { depth_ = 0; }
 
   void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after) override {
     Occasion occasion{after, before, {}, reg};
@@ -188,14 +254,12 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
   }
 
   void OnTimer(BehaviourContext& context, uint64_t tag) override {
-    auto it = std::find_if(pending_.begin(), pending_.end(), [&](const Pending& p) { return p.tag == tag; });
-    if (it == pending_.end()) return;
-    const ReactionAction* action = it->action;
-    uint32_t reaction = it->reaction;
-    pending_.erase(it);
+    const auto& afters = program_->afters();
+    if (TagSlot(tag) >= afters.size()) return;
+    const ReactionsProgram::After& after = afters[TagSlot(tag)];
     Occasion occasion;
     depth_ = 0;
-    RunActions(context, action->then, reaction, occasion);
+    RunActions(context, after.then, after.reaction, occasion);
   }
 
   InjectResult Inject(BehaviourContext& context, std::string_view verb, std::span<const std::string> args,
@@ -232,15 +296,6 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
   }
 
  private:
-  struct Pending {
-    uint64_t tag = 0;      // ours, handed to Schedule
-    uint64_t event = 0;    // the device's event id, for Cancel
-    // The `after` action: the config is shared and immutable, so the
-    // pointer stays good in every copy (snapshots) of this behaviour.
-    const ReactionAction* action = nullptr;
-    uint32_t reaction = 0;
-  };
-
   static bool Hit(const Watch& watch, uint64_t before, uint64_t after, ReactionTriggerKind access) {
     uint64_t was = before & watch.mask;
     uint64_t now = after & watch.mask;
@@ -259,17 +314,18 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
   // reactions it triggers, conditions first, then their actions.
   [[gnu::always_inline]] void Triggered(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after,
                                         ReactionTriggerKind access, const Occasion& occasion) {
-    if (!program_->conditional(reg)) {
+    const ReactionsProgram::Watches& watches = program_->watches(reg);
+    if (!watches.conditional) {
       // No condition to evaluate first: each reaction hit acts as it is
       // found. The same order and result as below, as whether a watch hits
       // depends only on `before` and `after`, which actions do not change.
       uint32_t fired = kNoReaction;
-      for (const Watch& watch : program_->watches(reg)) {
+      for (const Watch& watch : watches.list) {
         // A reaction with several targets in this register fires once.
         if (watch.reaction == fired || !Hit(watch, before, after, access)) continue;
         fired = watch.reaction;
         ContextFastPath::Cover(context, fired);
-        RunActions(context, *watch.actions, fired, occasion);
+        RunActions(context, watch.steps, fired, occasion);
       }
       return;
     }
@@ -281,7 +337,7 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
                                                  uint64_t after, ReactionTriggerKind access,
                                                  const Occasion& occasion) {
     ShortList<uint32_t, 8> matched;
-    for (const Watch& watch : program_->watches(reg)) {
+    for (const Watch& watch : program_->watches(reg).list) {
       if (!matched.empty() && matched.back() == watch.reaction) continue;
       if (Hit(watch, before, after, access)) matched.push_back(watch.reaction);
     }
@@ -299,57 +355,53 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
     }
     for (uint32_t i : firing.items()) {
       ContextFastPath::Cover(context, i);
-      RunActions(context, reactions[i].actions, i, occasion);
+      RunActions(context, program_->steps(i), i, occasion);
     }
   }
 
-  [[gnu::always_inline]] void RunActions(BehaviourContext& context, const std::vector<ReactionAction>& actions,
-                                         uint32_t reaction, const Occasion& occasion) {
-    for (const ReactionAction& action : actions) Run(context, action, reaction, occasion);
+  [[gnu::always_inline]] void RunActions(BehaviourContext& context, std::span<const Step> steps, uint32_t reaction,
+                                         const Occasion& occasion) {
+    for (const Step& step : steps) Run(context, step, reaction, occasion);
   }
 
-  [[gnu::always_inline]] void Run(BehaviourContext& context, const ReactionAction& action, uint32_t reaction,
+  // The common steps inline, tested most common first (a branch each is
+  // cheaper than the jump table a switch becomes); the rest out of line.
+  [[gnu::always_inline]] void Run(BehaviourContext& context, const Step& step, uint32_t reaction,
                                   const Occasion& occasion) {
-    const Reaction& owner = program_->config().reactions[reaction];
-    // Built where an expression is evaluated, not for a cancel or a rule.
-    auto env = [&] { return Env(context, occasion); };
+    if (step.op == ReactionAction::Op::kAfter) {
+      uint64_t delay = step.constant ? step.value : step.action->delay.Evaluate(Env(context, occasion));
+      ContextFastPath::Schedule(context, delay, AfterTag(reaction, step.index));
+    } else if (step.op == ReactionAction::Op::kSet && step.target != nullptr) {
+      uint64_t value =
+          step.constant ? step.value : step.action->sets.front().second.Evaluate(Env(context, occasion));
+      Set(context, *step.target, value, reaction);
+    } else if (step.op == ReactionAction::Op::kCancel) {
+      ContextFastPath::CancelWhere(context, [cancelled = step.index](uint64_t tag) { return TagReaction(tag) == cancelled; });
+    } else {
+      RunOther(context, *step.action, reaction, occasion);
+    }
+  }
+
+  [[gnu::noinline]] void RunOther(BehaviourContext& context, const ReactionAction& action, uint32_t reaction,
+                                  const Occasion& occasion) {
+    Env env(context, occasion);
     switch (action.op) {
       case ReactionAction::Op::kSet: {
-        if (action.sets.size() == 1) {
-          Set(context, action.sets.front().first, action.sets.front().second.Evaluate(env()), owner);
-          return;
-        }
-        // Every value first, from the state before any of them is stored.
+        // Several targets: every value first, from the state before any of them is stored.
         ShortList<uint64_t, 8> values;
-        for (const auto& [target, value] : action.sets) values.push_back(value.Evaluate(env()));
-        for (size_t i = 0; i < action.sets.size(); ++i) Set(context, action.sets[i].first, values.items()[i], owner);
+        for (const auto& [target, value] : action.sets) values.push_back(value.Evaluate(env));
+        for (size_t i = 0; i < action.sets.size(); ++i) Set(context, action.sets[i].first, values.items()[i], reaction);
         return;
       }
-      case ReactionAction::Op::kAfter: {
-        uint64_t delay = action.delay.Evaluate(env());
-        uint64_t tag = next_tag_++;
-        uint64_t event = ContextFastPath::Schedule(context, delay, tag);
-        pending_.push_back(Pending{tag, event, &action, reaction});
-        return;
-      }
-      case ReactionAction::Op::kCancel: {
-        for (auto it = pending_.begin(); it != pending_.end();) {
-          if (it->reaction != action.reaction) {
-            ++it;
-            continue;
-          }
-          ContextFastPath::Cancel(context, it->event);
-          it = pending_.erase(it);
-        }
-        return;
-      }
-      case ReactionAction::Op::kViolation: Violate(context, action, owner, occasion); return;
-      case ReactionAction::Op::kMessage:
-        context.SendMessage(action.address.Evaluate(env()), action.value.Evaluate(env()));
-        return;
-      case ReactionAction::Op::kWriteMemory: WriteMemory(context, action, owner, env()); return;
+      case ReactionAction::Op::kViolation: Violate(context, action, Owner(reaction), occasion); return;
+      case ReactionAction::Op::kMessage: context.SendMessage(action.address.Evaluate(env), action.value.Evaluate(env)); return;
+      case ReactionAction::Op::kWriteMemory: WriteMemory(context, action, Owner(reaction), env); return;
+      case ReactionAction::Op::kAfter:
+      case ReactionAction::Op::kCancel: return;  // Run's own
     }
   }
+
+  const Reaction& Owner(uint32_t reaction) const { return program_->config().reactions[reaction]; }
 
   // Out of Run's way, as Violate and StopChain are: building their messages
   // would make every action pay for the strings' stack frame.
@@ -370,13 +422,13 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
   }
 
   [[gnu::always_inline]] void Set(BehaviourContext& context, const ReactionTarget& target, uint64_t value,
-                                  const Reaction& owner) {
+                                  uint32_t reaction) {
     uint64_t before = context.Peek(target.reg);
     uint64_t after = (before & ~target.bits.mask) | ((value << target.bits.shift) & target.bits.mask);
     if (after == before) return;
     context.Store(target.reg, after);
     if (depth_ >= kMaxChainDepth) {
-      StopChain(context, target, owner);
+      StopChain(context, target, reaction);
       return;
     }
     ++depth_;
@@ -392,10 +444,10 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
     Triggered(context, reg, before, after, ReactionTriggerKind::kChange, occasion);
   }
 
-  [[gnu::noinline]] void StopChain(BehaviourContext& context, const ReactionTarget& target, const Reaction& owner) {
+  [[gnu::noinline]] void StopChain(BehaviourContext& context, const ReactionTarget& target, uint32_t reaction) {
     context.ReportViolationAt(ViolationKind::kUnmodelled, context.model().registers()[target.reg].space,
                               context.model().registers()[target.reg].offset,
-                              "reactions did not settle in one instant: reaction '" + owner.name + "' set " +
+                              "reactions did not settle in one instant: reaction '" + Owner(reaction).name + "' set " +
                                   target.text + " after " + std::to_string(kMaxChainDepth) +
                                   " chained reactions; stopped there (a loop in the database's reactions)");
   }
@@ -416,8 +468,6 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
   }
 
   const ReactionsProgram* program_;
-  std::vector<Pending> pending_;
-  uint64_t next_tag_ = 0;
   int depth_ = 0;
 };
 

@@ -357,6 +357,84 @@ TEST(ReactionsTest, ResetAndSnapshot) {
   EXPECT_EQ(regs("CSTS"), 1u);
 }
 
+// `cancel:` drops every pending action of the reaction named, wherever it
+// sits in the event queue (not only the newest), and nothing of another
+// reaction or of another reactions behaviour, whose reaction of the same
+// index stays scheduled.
+TEST(ReactionsTest, CancelDropsEveryPendingActionOfItsReactionOnly) {
+  auto device = Controller(R"y(  - name: a
+    kind: reactions
+    reactions:
+      - name: arm
+        on: {write: AQA}
+        do: [{after: 3ms, set: {COUNT: "COUNT + 1"}}]
+      - name: other
+        on: {write: DB}
+        do: [{after: 4ms, set: {CSTS.SHST: 2}}]
+      - name: disarm
+        on: {rise: CC.EN}
+        do: [{cancel: arm}]
+  - name: b
+    kind: reactions
+    reactions:
+      - name: tock
+        on: {write: AQA}
+        do: [{after: 5ms, set: {CSTS.RDY: 1}}]
+)y");
+  Regs regs(*device);
+  regs.Write("AQA", 1);  // arm @3ms, tock @5ms
+  regs.Write("DB", 1);   // other @4ms
+  device->Advance(1'000'000);
+  regs.Write("AQA", 2);  // arm @4ms, tock @6ms
+  ASSERT_EQ(device->pending_events(), 5u);
+  regs.Write("CC", 1);   // both arms go, from the middle of the queue
+  EXPECT_EQ(device->pending_events(), 3u);
+  EXPECT_EQ(device->next_event_ns(), 4'000'000u);
+  device->Advance(3'000'000);  // t = 4ms: other
+  EXPECT_EQ(regs("COUNT"), 0u);
+  EXPECT_EQ(regs("CSTS"), 2u << 2);
+  device->Advance(1'000'000);  // t = 5ms: b's first tock
+  EXPECT_EQ(regs("CSTS"), (2u << 2) | 1u);
+  EXPECT_EQ(device->pending_events(), 1u);
+  device->Advance(10'000'000);
+  EXPECT_EQ(regs("COUNT"), 0u);
+  EXPECT_EQ(device->pending_events(), 0u);
+}
+
+// A delayed action's own `after` runs its actions later still, and a
+// snapshot taken in between carries it: the queue alone says what is pending.
+TEST(ReactionsTest, NestedDelaysSurviveASnapshot) {
+  auto device = Controller(R"y(  - name: c
+    kind: reactions
+    reactions:
+      - name: shutdown
+        on: {change: CC.SHN, to: 1}
+        do:
+          - after: 1ms
+            do:
+              - {set: {CSTS.SHST: 1}}
+              - {after: 2ms, set: {CSTS.SHST: 2}}
+      - name: abort
+        on: {rise: CC.EN}
+        do: [{cancel: shutdown}]
+)y");
+  Regs regs(*device);
+  regs.Write("CC", 1u << 14);
+  device->Advance(1'000'000);
+  EXPECT_EQ(regs("CSTS"), 1u << 2);
+  DeviceSnapshot in_between = device->Snapshot();
+  device->Advance(2'000'000);
+  EXPECT_EQ(regs("CSTS"), 2u << 2);
+
+  device->Restore(in_between);
+  EXPECT_EQ(regs("CSTS"), 1u << 2);
+  EXPECT_EQ(device->next_event_ns(), 3'000'000u);
+  regs.Write("CC", (1u << 14) | 1u);  // the nested action is the shutdown's too
+  EXPECT_EQ(device->pending_events(), 0u);
+  device->Advance(5'000'000);
+  EXPECT_EQ(regs("CSTS"), 1u << 2);
+}
+
 // `regemu run`'s printed trace keeps the script's injects, so it replays to
 // the same state.
 TEST(ReactionsTest, PrintedTraceReplaysInjects) {
