@@ -19,6 +19,8 @@ Device::Device(std::shared_ptr<const Model> model, DeviceOptions options)
   memory_.resize(model_->spaces().size());
   behaviours_.reserve(model_->behaviours().size());
   for (const auto& program : model_->behaviours()) behaviours_.push_back(program->Instantiate());
+  contexts_.reserve(behaviours_.size());
+  for (uint32_t i = 0; i < behaviours_.size(); ++i) contexts_.push_back(BehaviourContext(*this, *model_, i, values_));
   irq_outputs_.assign(behaviours_.size(), 0);
   line_levels_.assign(model_->interrupt_lines().size(), 0);
   outputs_.resize(model_->output_streams().size());
@@ -28,7 +30,7 @@ Device::Device(std::shared_ptr<const Model> model, DeviceOptions options)
   ResetSpaceAccess();
   if (options_.coverage) coverage_ = std::make_unique<CoverageRecorder>(*model_);
   for (uint32_t i = 0; i < behaviours_.size(); ++i) {
-    BehaviourContext context = ContextFor(i);
+    BehaviourContext& context = ContextFor(i);
     behaviours_[i]->OnReset(context);
   }
 }
@@ -183,7 +185,7 @@ void Device::AdvanceLocked(uint64_t ns) {
     PendingEvent event = events_.back();
     events_.pop_back();
     if (event.due_ns > now_ns_) ClockTo(event.due_ns);
-    BehaviourContext context = ContextFor(event.behaviour);
+    BehaviourContext& context = ContextFor(event.behaviour);
     behaviours_[event.behaviour]->OnTimer(context, event.tag);
   }
   ClockTo(target);
@@ -193,7 +195,7 @@ void Device::ClockTo(uint64_t to) {
   uint64_t from = now_ns_;
   now_ns_ = to;
   for (uint32_t i = 0; i < behaviours_.size(); ++i) {
-    BehaviourContext context = ContextFor(i);
+    BehaviourContext& context = ContextFor(i);
     behaviours_[i]->OnClock(context, from, now_ns_);
   }
 }
@@ -232,7 +234,7 @@ void Device::Reset() {
   RouteInterruptLocked();
   ResetSpaceAccess();
   for (uint32_t i = 0; i < behaviours_.size(); ++i) {
-    BehaviourContext context = ContextFor(i);
+    BehaviourContext& context = ContextFor(i);
     behaviours_[i]->OnReset(context);
   }
 }
@@ -313,7 +315,7 @@ void Device::ResetSpaceAccess() {
 std::string Device::Inject(std::string_view verb, std::span<const std::string> args) {
   Guard guard(*this);
   for (uint32_t i = 0; i < behaviours_.size(); ++i) {
-    BehaviourContext context = ContextFor(i);
+    BehaviourContext& context = ContextFor(i);
     std::string error;
     switch (behaviours_[i]->Inject(context, verb, args, error)) {
       case InjectResult::kDone: return "";
@@ -327,7 +329,7 @@ std::string Device::Inject(std::string_view verb, std::span<const std::string> a
 std::optional<double> Device::Metric(std::string_view name, std::string& error) {
   Guard guard(*this);
   for (uint32_t i = 0; i < behaviours_.size(); ++i) {
-    BehaviourContext context = ContextFor(i);
+    BehaviourContext& context = ContextFor(i);
     error.clear();
     std::optional<double> value = behaviours_[i]->Metric(context, name, error);
     if (value || !error.empty()) return value;
@@ -342,7 +344,7 @@ void Device::SetInterruptLocked(uint32_t from, bool asserted) {
   irq_outputs_[from] = asserted ? 1 : 0;
   uint32_t parent = model_->interrupt_parents()[from];
   if (parent != kNoBehaviour) {
-    BehaviourContext context = ContextFor(parent);
+    BehaviourContext& context = ContextFor(parent);
     behaviours_[parent]->OnChildInterrupt(context, model_->behaviours()[from]->name(), asserted);
     return;
   }
@@ -358,7 +360,7 @@ void Device::SetInterruptLocked(uint32_t from, bool asserted) {
 void Device::RouteInterruptLocked() {
   bool line = irq_request_;
   if (uint32_t router = model_->interrupt_router(); router != kNoBehaviour) {
-    BehaviourContext context = ContextFor(router);
+    BehaviourContext& context = ContextFor(router);
     line = behaviours_[router]->RouteInterrupt(context, irq_request_);
   }
   if (line && !irq_) ++irq_edges_;
@@ -511,7 +513,7 @@ bool BehaviourContext::Signal(std::string_view verb, std::span<const std::string
   bool taken = false;
   for (uint32_t i = 0; i < device_.behaviours_.size(); ++i) {
     if (i == self_) continue;
-    BehaviourContext context = device_.ContextFor(i);
+    BehaviourContext& context = device_.ContextFor(i);
     std::string error;
     if (device_.behaviours_[i]->Inject(context, verb, args, error) == InjectResult::kDone) taken = true;
   }

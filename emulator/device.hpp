@@ -325,7 +325,9 @@ class Device {
     const auto& regs = model_->registers();
     for (RegisterId v = regs[id].view_next; v != id; v = regs[v].view_next) values_[v] = values_[id];
   }
-  BehaviourContext ContextFor(uint32_t behaviour) { return BehaviourContext(*this, *model_, behaviour, values_); }
+  // Built once per behaviour by the constructor (a context holds nothing
+  // that changes): a hook's call does not rebuild it.
+  BehaviourContext& ContextFor(uint32_t behaviour) { return contexts_[behaviour]; }
 
   std::shared_ptr<const Model> model_;
   DeviceOptions options_;
@@ -340,6 +342,7 @@ class Device {
   // read as 0). One word serves both kinds: a bit has one policy.
   std::vector<uint64_t> armed_;
   std::vector<std::unique_ptr<Behaviour>> behaviours_;
+  std::vector<BehaviourContext> contexts_;  // per behaviour, see ContextFor
   // The event queue: a min-heap on (due_ns, id), see PendingEvent.
   std::vector<PendingEvent> events_;
   uint64_t next_event_id_ = 1;

@@ -147,7 +147,7 @@ inline void Device::RunWriteHooks(RegisterId id, uint64_t before, uint64_t after
   in_flight_ = &access;  // what the hooks report belongs to this access
   for (uint16_t i = 0; i < r.hooks_count; ++i) {
     uint32_t behaviour = model_->hooks()[r.hooks_begin + i];
-    BehaviourContext context = ContextFor(behaviour);
+    BehaviourContext& context = ContextFor(behaviour);
     behaviours_[behaviour]->AfterWrite(context, id, before, after);
   }
   in_flight_ = nullptr;
@@ -259,7 +259,7 @@ void Device::WriteRegister(RegisterId reg, uint64_t value) {
 bool Device::Admit(const SpaceModel& space, uint64_t offset, unsigned width, Access& access) {
   const GateModel* gate = space.GateAt(offset);
   if (gate == nullptr) return true;
-  BehaviourContext context = ContextFor(gate->behaviour);
+  BehaviourContext& context = ContextFor(gate->behaviour);
   in_flight_ = &access;
   std::optional<AccessRefusal> refusal =
       behaviours_[gate->behaviour]->CheckAccess(context, gate->tag, offset, width, access.entry.op == TraceOp::kWrite);
@@ -464,7 +464,7 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
     in_flight_ = &access;  // what the hooks report belongs to this access
     for (uint16_t i = 0; i < r.hooks_count; ++i) {
       uint32_t behaviour = model_->hooks()[r.hooks_begin + i];
-      BehaviourContext context = ContextFor(behaviour);
+      BehaviourContext& context = ContextFor(behaviour);
       behaviours_[behaviour]->BeforeRead(context, id);
     }
     in_flight_ = nullptr;
@@ -490,7 +490,7 @@ uint64_t Device::ReadBits(RegisterId id, uint64_t lanes, Access& access) {
     in_flight_ = &access;
     for (uint16_t i = 0; i < r.hooks_count; ++i) {
       uint32_t behaviour = model_->hooks()[r.hooks_begin + i];
-      BehaviourContext context = ContextFor(behaviour);
+      BehaviourContext& context = ContextFor(behaviour);
       result = behaviours_[behaviour]->AfterRead(context, id, result) & lanes;
     }
     in_flight_ = nullptr;
@@ -515,7 +515,7 @@ void Device::NotifyStore(RegisterId reg, uint64_t before, uint64_t after, uint32
     for (uint16_t i = 0; i < r.hooks_count; ++i) {
       uint32_t behaviour = model_->hooks()[r.hooks_begin + i];
       if (behaviour == except) continue;
-      BehaviourContext context = ContextFor(behaviour);
+      BehaviourContext& context = ContextFor(behaviour);
       behaviours_[behaviour]->OnStore(context, at, before, after);
     }
     at = r.has(RegisterModel::kView) ? r.view_next : reg;
