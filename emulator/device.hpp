@@ -269,9 +269,10 @@ class Device {
   // if the space does not decode).
   uint64_t ReadOther(SpaceId space, uint64_t offset, unsigned width, RegisterId looked_up);
   void WriteOther(SpaceId space, uint64_t offset, unsigned width, uint64_t value, RegisterId looked_up);
-  // The whole-register write of a register only hooks make non-plain (a
-  // control register behaviours watch): its own frame, lighter than WriteOther's.
-  void WriteHooked(SpaceId space, uint64_t offset, unsigned width, uint64_t value, RegisterId reg);
+  // A whole-register write of a register outside kFullWritePath that is
+  // not plain (behaviours watch it, or it has read-only or must-be-zero
+  // bits): WriteWhole in an access of its own, lighter than WriteOther's.
+  void WriteWholeAccess(SpaceId space, uint64_t offset, unsigned width, uint64_t value, RegisterId reg);
   uint64_t ReadLocked(SpaceId space, uint64_t offset, unsigned width, Access& access);
   void WriteLocked(SpaceId space, uint64_t offset, unsigned width, uint64_t value, Access& access);
   uint64_t ReadBits(RegisterId reg, uint64_t lanes, Access& access);
@@ -332,7 +333,7 @@ class Device {
   std::shared_ptr<const Model> model_;
   DeviceOptions options_;
   mutable SpinLock lock_;
-  std::vector<uint64_t> values_;
+  std::vector<uint64_t> values_;  // sized once, by the constructor: contexts_ hold a span of it
   std::vector<uint64_t> written_once_;  // per once_slot: the write-once bits used up since reset
   // Per space: the bytes of a `memory` space (empty for the other kinds).
   std::vector<MemoryStore> memory_;

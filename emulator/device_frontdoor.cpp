@@ -170,7 +170,7 @@ inline void Device::WriteWhole(RegisterId id, uint64_t value, Access& access) {
   if (r.has(RegisterModel::kHookWrite)) RunWriteHooks(id, before, after, access);
 }
 
-void Device::WriteHooked(SpaceId space, uint64_t offset, unsigned width, uint64_t value, RegisterId reg) {
+void Device::WriteWholeAccess(SpaceId space, uint64_t offset, unsigned width, uint64_t value, RegisterId reg) {
   Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, value, reg, space, static_cast<uint8_t>(width),
                                         TraceOp::kWrite, TraceOutcome::kOk, 0});
   WriteWhole(reg, value, access);
@@ -197,15 +197,14 @@ inline void Device::WriteUnguarded(SpaceId space, uint64_t offset, unsigned widt
           if (options_.access_cost_ns != 0) AdvanceLocked(options_.access_cost_ns);
           return;
         }
-        constexpr uint16_t kHookedShape =
+        constexpr uint16_t kWholeShape =
             RegisterModel::kBanked | RegisterModel::kWidthAllowed | RegisterModel::kFullWritePath;
-        if ((r.flags & kHookedShape) == RegisterModel::kWidthAllowed) return WriteHooked(space, offset, width, value, id);
+        if ((r.flags & kWholeShape) == RegisterModel::kWidthAllowed) return WriteWholeAccess(space, offset, width, value, id);
       }
     }
   }
   WriteOther(space, offset, width, value, id);
 }
-
 
 void Device::WriteOther(SpaceId space, uint64_t offset, unsigned width, uint64_t value, RegisterId looked_up) {
   const SpaceModel& s = model_->spaces()[space];

@@ -64,6 +64,15 @@ inline uint64_t Device::ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, ui
   return id;
 }
 
+// Removes the events `hit` selects from `first` on (events[first] among
+// them) out of the middle of the heap, then makes what is left a heap again.
+// (Removing only the newest event, a leaf, needs neither: pop_back.)
+template <typename Hit>
+void RemoveFromHeap(std::vector<PendingEvent>& events, std::vector<PendingEvent>::iterator first, Hit hit) {
+  events.erase(std::remove_if(first, events.end(), hit), events.end());
+  std::make_heap(events.begin(), events.end(), kLater);
+}
+
 inline bool Device::CancelLocked(uint32_t behaviour, uint64_t id) {
   auto is_it = [&](const PendingEvent& e) { return e.id == id && e.behaviour == behaviour; };
   // The common case first, cancelling what was just scheduled: the last
@@ -74,8 +83,7 @@ inline bool Device::CancelLocked(uint32_t behaviour, uint64_t id) {
   }
   auto it = std::find_if(events_.begin(), events_.end(), is_it);
   if (it == events_.end()) return false;
-  events_.erase(it);
-  std::make_heap(events_.begin(), events_.end(), kLater);
+  RemoveFromHeap(events_, it, is_it);
   return true;
 }
 
@@ -106,14 +114,12 @@ struct ContextFastPath {
       return;
     }
   }
-  // CancelWhere past its common case: events[first] and maybe more to
-  // remove, from inside the heap.
+  // Out of line: CancelWhere past its common case.
   template <typename Match>
   [[gnu::noinline]] static void CancelFrom(std::vector<PendingEvent>& events, size_t first, uint32_t self,
                                            Match matches) {
-    auto hit = [&](const PendingEvent& e) { return e.behaviour == self && matches(e.tag); };
-    events.erase(std::remove_if(events.begin() + static_cast<std::ptrdiff_t>(first), events.end(), hit), events.end());
-    std::make_heap(events.begin(), events.end(), kLater);
+    RemoveFromHeap(events, events.begin() + static_cast<std::ptrdiff_t>(first),
+                   [&](const PendingEvent& e) { return e.behaviour == self && matches(e.tag); });
   }
   static void Cover(BehaviourContext& context, uint32_t point) {
     if (context.device_.coverage_ != nullptr) [[unlikely]] context.device_.coverage_->Hit(context.self_, point);

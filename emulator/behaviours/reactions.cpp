@@ -364,8 +364,8 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
     for (const Step& step : steps) Run(context, step, reaction, occasion);
   }
 
-  // The common steps inline, tested most common first (a branch each is
-  // cheaper than the jump table a switch becomes); the rest out of line.
+  // The common steps inline; the rest out of line (RunOther), so that
+  // their lists and strings do not widen the frame of every write.
   [[gnu::always_inline]] void Run(BehaviourContext& context, const Step& step, uint32_t reaction,
                                   const Occasion& occasion) {
     if (step.op == ReactionAction::Op::kAfter) {
