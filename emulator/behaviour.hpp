@@ -73,6 +73,9 @@ class BehaviourContext {
   }
   // The bytes of a `memory` space (where an OA unit writes reports); the
   // device's own, without side effects. Throws as Device::ReadMemory does.
+  // Bytes an external store does not hold (Device::AttachExternalMemory: a
+  // DMA address outside the host's shared memory) read all-ones, are not
+  // written, and are an `unclaimed` violation naming the address.
   void ReadMemory(SpaceId space, uint64_t offset, std::span<uint8_t> out) const;
   void WriteMemory(SpaceId space, uint64_t offset, std::span<const uint8_t> bytes);
   // This behaviour's interrupt output. With an interrupt parent
@@ -151,6 +154,8 @@ class BehaviourContext {
   }
   [[noreturn]] static void ThrowBadRegister(RegisterId reg);
   void SyncViews(RegisterId reg);
+  // A DMA access an external store could not hold: the `unclaimed` violation.
+  void ReportUnbacked(SpaceId space, uint64_t offset, size_t size, const char* what) const;
 
   Device& device_;
   const Model& model_;

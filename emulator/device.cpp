@@ -167,6 +167,24 @@ void Device::WriteMemory(SpaceId space, uint64_t offset, std::span<const uint8_t
   MemoryAt(space, offset, bytes.size()).Write(offset, bytes);
 }
 
+void Device::AttachExternalMemory(SpaceId space_id, std::shared_ptr<const ExternalMemory> external) {
+  Guard guard(*this);
+  const SpaceModel& space = model_->spaces().at(space_id);
+  if (space.kind != regdb::SpaceKind::kMemory) {
+    throw std::invalid_argument("space '" + space.name + "' is not a memory space");
+  }
+  if (external) {
+    for (const ExternalRegion& region : external->regions()) {
+      if (region.offset > space.size || region.bytes.size() > space.size - region.offset) {
+        throw std::out_of_range("external region of " + std::to_string(region.bytes.size()) + " bytes at " +
+                                regdb::Hex(region.offset) + " runs past the end of space '" + space.name +
+                                "' (size " + regdb::Hex(space.size) + ")");
+      }
+    }
+  }
+  memory_[space_id].Attach(std::move(external));
+}
+
 // ----------------------------------------------------------------------- time
 
 void Device::Advance(uint64_t ns) {
@@ -524,10 +542,20 @@ uint64_t BehaviourContext::Schedule(uint64_t delay_ns, uint64_t tag) {
 }
 bool BehaviourContext::Cancel(uint64_t id) { return ContextFastPath::Cancel(*this, id); }
 void BehaviourContext::ReadMemory(SpaceId space, uint64_t offset, std::span<uint8_t> out) const {
-  device_.MemoryAt(space, offset, out.size()).Read(offset, out);
+  if (!device_.MemoryAt(space, offset, out.size()).Read(offset, out)) ReportUnbacked(space, offset, out.size(), "read");
 }
 void BehaviourContext::WriteMemory(SpaceId space, uint64_t offset, std::span<const uint8_t> bytes) {
-  device_.MemoryAt(space, offset, bytes.size()).Write(offset, bytes);
+  if (!device_.MemoryAt(space, offset, bytes.size()).Write(offset, bytes)) {
+    ReportUnbacked(space, offset, bytes.size(), "write");
+  }
+}
+void BehaviourContext::ReportUnbacked(SpaceId space, uint64_t offset, size_t size, const char* what) const {
+  // Only an external store can leave bytes unbacked: a DMA address the host never shared.
+  const std::string& name = model_.spaces()[space].name;
+  device_.ContextFor(self_).ReportViolationAt(
+      ViolationKind::kUnclaimed, space, offset,
+      std::string("DMA ") + what + " of " + std::to_string(size) + " byte(s) at " + regdb::Hex(offset) + " in '" +
+          name + "': no region of the memory the host shares holds it (all-ones read, nothing written)");
 }
 void BehaviourContext::EmitRecord(UnitRecordKind kind, uint64_t time_ns, std::span<const uint8_t> bytes) {
   if (!device_.options_.on_record) return;
@@ -539,9 +567,9 @@ bool BehaviourContext::interrupt_requested() const { return device_.irq_request_
 void BehaviourContext::RefreshInterrupt() { device_.RouteInterruptLocked(); }
 void BehaviourContext::SendMessage(uint64_t address, uint64_t data) {
   ++device_.message_count_;
-  if (device_.messages_.size() < device_.options_.max_messages) {
-    device_.messages_.push_back(MessageWrite{device_.sequence_, device_.now_ns_, address, data});
-  }
+  MessageWrite message{device_.sequence_, device_.now_ns_, address, data};
+  if (device_.messages_.size() < device_.options_.max_messages) device_.messages_.push_back(message);
+  if (device_.options_.on_message) device_.options_.on_message(message);
 }
 void BehaviourContext::Emit(uint32_t stream, uint64_t value) {
   std::vector<StreamEntry>& out = device_.outputs_.at(model_.first_streams().at(self_) + stream);

@@ -32,6 +32,14 @@ namespace regemu::emulator {
 
 class CoverageRecorder;
 
+// A memory write the device issued (an MSI message).
+struct MessageWrite {
+  uint64_t sequence = 0;  // the trace sequence number of the access or event that sent it
+  uint64_t time_ns = 0;
+  uint64_t address = 0;
+  uint64_t data = 0;
+};
+
 struct DeviceOptions {
   ViolationPolicy policy = ViolationPolicy::Strict();
   // false: the device takes no lock, for single-threaded users (fuzzers,
@@ -52,6 +60,11 @@ struct DeviceOptions {
   // checkers watch a whole test this way (fakes/protocol_rules.hpp). Like
   // on_violation, it must not call back into the device.
   TraceObserver on_trace;
+  // Called for every memory write the device issues (an MSI or MSI-X
+  // message), under the device lock like on_violation: a transport that
+  // carries messages to a real host (a kernel over vhost-user) forwards
+  // them from here, after the access returns.
+  std::function<void(const MessageWrite&)> on_message;
   // Called for every record a behaviour emits (unit_record.hpp: the reports
   // an OA unit writes into its buffer, lost-report markers), under the
   // device lock like on_trace.
@@ -66,14 +79,6 @@ struct DeviceOptions {
   // violations. The device hands its counts to the process when it is
   // destroyed. Off, it costs one predictable branch per access.
   bool coverage = false;
-};
-
-// A memory write the device issued (an MSI message).
-struct MessageWrite {
-  uint64_t sequence = 0;  // the trace sequence number of the access or event that sent it
-  uint64_t time_ns = 0;
-  uint64_t address = 0;
-  uint64_t data = 0;
 };
 
 // An entry a device sent out on a named output stream (a byte on a serial
@@ -156,6 +161,14 @@ class Device {
   // not a memory space and std::out_of_range past its end.
   void ReadMemory(SpaceId space, uint64_t offset, std::span<uint8_t> out) const;
   void WriteMemory(SpaceId space, uint64_t offset, std::span<const uint8_t> bytes);
+  // Backs memory space `space` by bytes outside the device (memory_store.hpp:
+  // a kernel's RAM that the device reaches by DMA), or by the device's own
+  // pages again when `external` is null. A behaviour's access outside every
+  // region is an `unclaimed` violation naming the address; it reads
+  // all-ones and writes nothing. Reset, Snapshot and Restore leave the
+  // owner's bytes alone. Throws std::invalid_argument for a space that is
+  // not a memory space, std::out_of_range for a region past its end.
+  void AttachExternalMemory(SpaceId space, std::shared_ptr<const ExternalMemory> external);
 
   // Virtual time. It saturates at 2^64-1 ns rather than wrap.
   void Advance(uint64_t ns);

@@ -1,8 +1,69 @@
 #include "regemu/emulator/memory_store.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <stdexcept>
 
 namespace regemu::emulator {
+
+ExternalMemory::ExternalMemory(std::vector<ExternalRegion> regions) : regions_(std::move(regions)) {
+  std::sort(regions_.begin(), regions_.end(),
+            [](const ExternalRegion& a, const ExternalRegion& b) { return a.offset < b.offset; });
+  for (size_t i = 0; i < regions_.size(); ++i) {
+    const ExternalRegion& r = regions_[i];
+    if (r.bytes.size() > UINT64_MAX - r.offset) throw std::invalid_argument("external memory region wraps past 2^64");
+    if (i > 0 && regions_[i - 1].offset + regions_[i - 1].bytes.size() > r.offset) {
+      throw std::invalid_argument("external memory regions overlap");
+    }
+  }
+}
+
+const ExternalRegion* ExternalMemory::Find(uint64_t offset) const {
+  // The last region starting at or before `offset` (few regions: a kernel shares one or two).
+  auto it = std::upper_bound(regions_.begin(), regions_.end(), offset,
+                             [](uint64_t at, const ExternalRegion& r) { return at < r.offset; });
+  if (it == regions_.begin()) return nullptr;
+  --it;
+  return offset - it->offset < it->bytes.size() ? &*it : nullptr;
+}
+
+bool MemoryStore::ReadExternal(uint64_t offset, std::span<uint8_t> out) const {
+  bool whole = true;
+  size_t done = 0;
+  while (done < out.size()) {
+    uint64_t at = offset + done;
+    const ExternalRegion* region = external_->Find(at);
+    if (region == nullptr) {
+      out[done++] = 0xFF;  // as a master abort reads
+      whole = false;
+      continue;
+    }
+    uint64_t in_region = at - region->offset;
+    size_t count = static_cast<size_t>(std::min<uint64_t>(region->bytes.size() - in_region, out.size() - done));
+    std::memcpy(out.data() + done, region->bytes.data() + in_region, count);
+    done += count;
+  }
+  return whole;
+}
+
+bool MemoryStore::WriteExternal(uint64_t offset, std::span<const uint8_t> bytes) const {
+  bool whole = true;
+  size_t done = 0;
+  while (done < bytes.size()) {
+    uint64_t at = offset + done;
+    const ExternalRegion* region = external_->Find(at);
+    if (region == nullptr) {
+      ++done;
+      whole = false;
+      continue;
+    }
+    uint64_t in_region = at - region->offset;
+    size_t count = static_cast<size_t>(std::min<uint64_t>(region->bytes.size() - in_region, bytes.size() - done));
+    std::memcpy(region->bytes.data() + in_region, bytes.data() + done, count);
+    done += count;
+  }
+  return whole;
+}
 
 const MemoryStore::Page* MemoryStore::FindPage(uint64_t index) const {
   auto it = pages_.find(index);
@@ -23,7 +84,8 @@ MemoryStore::Page& MemoryStore::WritablePage(uint64_t index) {
   return *page;
 }
 
-void MemoryStore::Read(uint64_t offset, std::span<uint8_t> out) const {
+bool MemoryStore::Read(uint64_t offset, std::span<uint8_t> out) const {
+  if (external_) return ReadExternal(offset, out);
   size_t done = 0;
   while (done < out.size()) {
     uint64_t at = offset + done;
@@ -36,9 +98,11 @@ void MemoryStore::Read(uint64_t offset, std::span<uint8_t> out) const {
     }
     done += count;
   }
+  return true;
 }
 
-void MemoryStore::Write(uint64_t offset, std::span<const uint8_t> bytes) {
+bool MemoryStore::Write(uint64_t offset, std::span<const uint8_t> bytes) {
+  if (external_) return WriteExternal(offset, bytes);
   size_t done = 0;
   while (done < bytes.size()) {
     uint64_t at = offset + done;
@@ -48,6 +112,7 @@ void MemoryStore::Write(uint64_t offset, std::span<const uint8_t> bytes) {
     std::copy_n(bytes.begin() + static_cast<ptrdiff_t>(done), count, page.begin() + static_cast<ptrdiff_t>(in_page));
     done += count;
   }
+  return true;
 }
 
 uint64_t MemoryStore::Load(uint64_t offset, unsigned bytes) const {

@@ -12,7 +12,11 @@
 //   enabled (Message Control bit 0) each rising edge of the request is one
 //   memory write of MD to MA; a masked vector sets its pending bit instead,
 //   and unmasking delivers it. Bus Master Enable (command bit 2) must be set
-//   for the function to send it.
+//   for the function to send it. With MSI-X enabled (Message Control bit 15;
+//   §6.8.2.3) the request goes out the same way as vector 0's table entry
+//   says (its address, data and Mask Bit), held in the PBA while the vector
+//   or the whole function (Function Mask, bit 14) is masked; MSI-X takes
+//   precedence over MSI, and neither lets the INTx line assert.
 // - Aperture: the aperture BAR's low address bits read 0 as the size
 //   control field says (Intel MSAC.APSZ: bit_width(APSZ) bits from the BAR's
 //   lowest writable bit, 128 MiB << that).
@@ -37,6 +41,9 @@ constexpr uint64_t kStatusInterrupt = 1u << 3;
 constexpr uint64_t kPowerStateMask = 0x3;
 constexpr uint64_t kMsiEnable = 1u << 0;
 constexpr uint64_t kVector0 = 1u << 0;
+constexpr uint64_t kMsixEnable = 1u << 15;
+constexpr uint64_t kMsixFunctionMask = 1u << 14;
+constexpr uint64_t kMsixVectorMask = 1u << 0;  // Vector Control's Mask Bit
 
 using regdb::PciConfigConfig;
 static_assert(PciConfigConfig::kNone == kNoRegister, "an absent register is the same in config and model");
@@ -59,6 +66,7 @@ constexpr uint32_t kNoPoint = ~uint32_t{0};
 struct PciPoints {
   uint32_t intx = kNoPoint, msi_sent = kNoPoint, msi_held = kNoPoint, msi_sent_on_unmask = kNoPoint,
            msi_dropped = kNoPoint;
+  uint32_t msix_sent = kNoPoint, msix_held = kNoPoint, msix_sent_on_unmask = kNoPoint;
   uint32_t power_state[4] = {kNoPoint, kNoPoint, kNoPoint, kNoPoint};  // D0, D1, D2, D3hot
   uint32_t decode_on = kNoPoint, decode_off = kNoPoint;
 };
@@ -78,6 +86,11 @@ PciPoints MakePoints(const PciConfigConfig& config, std::vector<CoveragePoint>& 
       add(points.msi_sent_on_unmask, "interrupts", "MSI sent on unmask");
     }
     add(points.msi_dropped, "interrupts", "MSI dropped without bus master");
+  }
+  if (config.has_msix) {
+    add(points.msix_sent, "interrupts", "MSI-X sent");
+    add(points.msix_held, "interrupts", "MSI-X held by a mask");
+    add(points.msix_sent_on_unmask, "interrupts", "MSI-X sent on unmask");
   }
   if (config.power != PciConfigConfig::kNone) {
     for (uint64_t ps = 0; ps < 4; ++ps) add(points.power_state[ps], "power states entered", PowerStateName(ps));
@@ -100,6 +113,7 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
   void OnReset(BehaviourContext& context) override {
     requested_ = false;
     msi_was_enabled_ = false;
+    msix_was_enabled_ = false;
     source_ = false;
     UpdateSpaces(context);
     ApplyAperture(context);
@@ -125,12 +139,29 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
               (config_->msi_mask != kNoRegister ? model.registers()[config_->msi_mask].name : std::string("no mask")) +
               ") or disable MSI (" + model.registers()[config_->msi_control].name + " bit 0) first");
     }
-    if (reg == config_->command || reg == config_->msi_control || reg == config_->msi_mask) context.RefreshInterrupt();
+    if (reg == config_->command || reg == config_->msi_control || reg == config_->msi_mask ||
+        reg == config_->msix_control || reg == config_->msix_vector_control) {
+      context.RefreshInterrupt();
+    }
   }
 
   bool RouteInterrupt(BehaviourContext& context, bool requested) override {
     bool rising = requested && !requested_;
     requested_ = requested;
+    bool msix = MsixEnabled(context);
+    // Enabling MSI-X while the request is up: its logic sees it rise.
+    if (msix && !msix_was_enabled_ && requested) rising = true;
+    msix_was_enabled_ = msix;
+    if (msix) {
+      msi_was_enabled_ = MsiEnabled(context);
+      if (config_->status != kNoRegister) context.Poke(config_->status, context.Peek(config_->status) & ~kStatusInterrupt);
+      if (rising) {
+        SignalMsix(context);
+      } else {
+        DeliverPendingMsix(context);
+      }
+      return false;  // MSI-X replaces the INTx line
+    }
     bool enabled = MsiEnabled(context);
     // Enabling MSI while the request is up: the MSI logic sees it rise.
     if (enabled && !msi_was_enabled_ && requested) rising = true;
@@ -169,6 +200,48 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
   bool MsiEnabled(const BehaviourContext& context) const {
     return config_->has_msi && (context.Peek(config_->msi_control) & kMsiEnable) != 0;
   }
+  bool MsixEnabled(const BehaviourContext& context) const {
+    return config_->has_msix && (context.Peek(config_->msix_control) & kMsixEnable) != 0;
+  }
+  bool MsixMasked(const BehaviourContext& context) const {
+    return (context.Peek(config_->msix_control) & kMsixFunctionMask) != 0 ||
+           (context.Peek(config_->msix_vector_control) & kMsixVectorMask) != 0;
+  }
+  uint64_t MsixPendingBit() const { return uint64_t{1} << config_->msix_pending_bit; }
+
+  // A rising edge with MSI-X enabled: send vector 0's message, or set its
+  // pending bit while it (or the function) is masked (§6.8.2.9, §6.8.2.10).
+  void SignalMsix(BehaviourContext& context) {
+    if (MsixMasked(context)) {
+      Cover(context, points_->msix_held);
+      context.Poke(config_->msix_pending, context.Peek(config_->msix_pending) | MsixPendingBit());
+      return;
+    }
+    DeliverMsix(context, points_->msix_sent);
+  }
+
+  void DeliverPendingMsix(BehaviourContext& context) {
+    if (MsixMasked(context)) return;
+    uint64_t pending = context.Peek(config_->msix_pending);
+    if ((pending & MsixPendingBit()) == 0) return;
+    context.Poke(config_->msix_pending, pending & ~MsixPendingBit());
+    DeliverMsix(context, points_->msix_sent_on_unmask);
+  }
+
+  void DeliverMsix(BehaviourContext& context, uint32_t sent) {
+    const Model& model = context.model();
+    if ((context.Peek(config_->command) & kCommandMaster) == 0) {
+      context.ReportViolation(ViolationKind::kProtocol, config_->msix_control,
+                              "an MSI-X message was due but " + model.registers()[config_->command].name +
+                                  " bit 2 (Bus Master Enable) is clear: a function may not write memory, MSI-X "
+                                  "included, without it; the message is dropped");
+      return;
+    }
+    Cover(context, sent);
+    uint64_t address = context.Peek(config_->msix_address) | (context.Peek(config_->msix_upper_address) << 32);
+    context.SendMessage(address, context.Peek(config_->msix_data));
+  }
+
   bool VectorMasked(const BehaviourContext& context) const {
     return config_->msi_mask != kNoRegister && (context.Peek(config_->msi_mask) & kVector0) != 0;
   }
@@ -250,6 +323,7 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
   unsigned aperture_base_bit_ = 0;
   bool requested_ = false;        // the request as last routed
   bool msi_was_enabled_ = false;  // MSI enable as last routed
+  bool msix_was_enabled_ = false;  // MSI-X enable as last routed
   bool source_ = false;           // `inject pci-request`
 };
 
@@ -264,7 +338,8 @@ class PciConfigProgram : public BehaviourProgram {
   std::vector<RegisterId> WriteHooks() const override {
     std::vector<RegisterId> hooks;
     for (RegisterId reg : {config_.command, config_.power, config_.msi_control, config_.msi_address, config_.msi_data,
-                           config_.msi_mask, config_.aperture, config_.aperture_size}) {
+                           config_.msi_mask, config_.msix_control, config_.msix_vector_control, config_.aperture,
+                           config_.aperture_size}) {
       if (reg != kNoRegister) hooks.push_back(reg);
     }
     return hooks;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -157,12 +158,95 @@ void CheckCapabilityChains(const BehaviourSpec& spec, const YamlNode& at, SpaceI
   }
 }
 
+// The register of `space` that starts at `offset` and is `width` bits wide, or null.
+const Register* RegisterStartingAt(const Database& database, SpaceIndex space, uint64_t offset, unsigned width) {
+  for (const Register& reg : database.registers) {
+    if (reg.space == space && reg.alias_of.empty() && reg.offset == offset && reg.width == width) return &reg;
+  }
+  return nullptr;
+}
+
+const Register* RegisterHolding(const Database& database, SpaceIndex space, uint64_t offset) {
+  for (const Register& reg : database.registers) {
+    if (reg.space == space && reg.alias_of.empty() && offset >= reg.offset && offset < reg.offset + reg.size_bytes()) {
+      return &reg;
+    }
+  }
+  return nullptr;
+}
+
+// The memory space BAR `bir` decodes (`pci_bar: bir`), or none.
+std::optional<SpaceIndex> SpaceOfBar(const Database& database, uint64_t bir) {
+  for (SpaceIndex i = 0; i < database.spaces.size(); ++i) {
+    if (database.spaces[i].pci_bar && *database.spaces[i].pci_bar == bir) return i;
+  }
+  return std::nullopt;
+}
+
+// MSI-X: `control` (Message Control, 16 bits), `table` and `pba` (the
+// Table and PBA Offset/BIR registers, 32 bits, read-only: their reset
+// values say where vector 0's entry and pending bit are).
+void CheckMsix(const BehaviourSpec& spec, const YamlNode& msix, const Database& database, SchemaReader& reader,
+               PciConfigConfig& config, const std::function<RegisterIndex(const YamlNode&, std::string_view, unsigned,
+                                                                          bool)>& resolve) {
+  static constexpr std::array<std::string_view, 3> kMsixKeys{"control", "table", "pba"};
+  config.has_msix = true;
+  if (!reader.ExpectMap(msix, "the MSI-X capability's registers", kMsixKeys)) return;
+  config.msix_control = resolve(msix, "control", 16, true);
+  RegisterIndex table = resolve(msix, "table", 32, true);
+  RegisterIndex pba = resolve(msix, "pba", 32, true);
+  std::string who = "pci-config behaviour '" + spec.name + "': ";
+  // Where an Offset/BIR register points: the space of its BAR and the byte offset.
+  auto locate = [&](RegisterIndex reg, std::string_view key, std::string_view what) -> std::optional<std::pair<SpaceIndex, uint64_t>> {
+    if (reg == PciConfigConfig::kNone) return std::nullopt;
+    const YamlNode& at = *msix.Find(key);
+    uint64_t value = database.registers[reg].reset;
+    uint64_t bir = value & 0x7;
+    auto space = SpaceOfBar(database, bir);
+    if (!space) {
+      reader.Error(at, who + "the MSI-X " + std::string(what) + " is in BAR " + std::to_string(bir) + " (" +
+                           database.registers[reg].name + " resets to " + Hex(value) +
+                           "), but no space has `pci_bar: " + std::to_string(bir) + "`");
+      return std::nullopt;
+    }
+    return std::make_pair(*space, value & ~uint64_t{0x7});
+  };
+  if (auto where = locate(table, "table", "table")) {
+    auto [space, offset] = *where;
+    const YamlNode& at = *msix.Find("table");
+    RegisterIndex* dwords[4] = {&config.msix_address, &config.msix_upper_address, &config.msix_data,
+                                &config.msix_vector_control};
+    static constexpr const char* kNames[4] = {"Message Address", "Message Upper Address", "Message Data",
+                                              "Vector Control"};
+    for (unsigned i = 0; i < 4; ++i) {
+      const Register* reg = RegisterStartingAt(database, space, offset + 4 * i, 32);
+      if (!reg) {
+        reader.Error(at, who + "no 32-bit register of space '" + database.spaces[space].name + "' starts at " +
+                             Hex(offset + 4 * i) + ", vector 0's " + kNames[i] + " in the MSI-X table");
+        continue;
+      }
+      *dwords[i] = database.IndexOf(*reg);
+    }
+  }
+  if (auto where = locate(pba, "pba", "pending bit array")) {
+    auto [space, offset] = *where;
+    const Register* reg = RegisterHolding(database, space, offset);
+    if (!reg) {
+      reader.Error(*msix.Find("pba"), who + "no register of space '" + database.spaces[space].name +
+                                          "' holds the MSI-X pending bit array at " + Hex(offset));
+    } else {
+      config.msix_pending = database.IndexOf(*reg);
+      config.msix_pending_bit = static_cast<unsigned>(8 * (offset - reg->offset));
+    }
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<BehaviourConfig> CheckPciConfigConfig(const BehaviourSpec& spec, const Database& database,
                                                       SchemaReader& reader) {
-  static constexpr std::array<std::string_view, 10> kKeys{"kind",  "name", "doc",         "ref", "command",
-                                                          "status", "power", "memory_spaces", "msi", "aperture"};
+  static constexpr std::array<std::string_view, 11> kKeys{"kind",   "name",  "doc",           "ref", "command", "status",
+                                                          "power", "memory_spaces", "msi", "msix", "aperture"};
   if (!reader.ExpectMap(spec.yaml, "a pci-config behaviour", kKeys)) return nullptr;
   auto config = std::make_unique<PciConfigConfig>();
   std::optional<SpaceIndex> config_space;
@@ -191,6 +275,7 @@ std::unique_ptr<BehaviourConfig> CheckPciConfigConfig(const BehaviourSpec& spec,
       }
     }
   }
+  if (const YamlNode* msix = spec.yaml.Find("msix")) CheckMsix(spec, *msix, database, reader, *config, resolve);
   if (const YamlNode* aperture = spec.yaml.Find("aperture")) {
     static constexpr std::array<std::string_view, 3> kApertureKeys{"bar", "size", "size_field"};
     if (reader.ExpectMap(*aperture, "the aperture BAR and its size control", kApertureKeys)) {

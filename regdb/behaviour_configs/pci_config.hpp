@@ -25,6 +25,17 @@ struct PciConfigConfig : BehaviourConfig {
   RegisterIndex msi_data = kNone;
   RegisterIndex msi_mask = kNone;  // per-vector masking: both or neither
   RegisterIndex msi_pending = kNone;
+  // MSI-X (PCI Local Bus 3.0 §6.8.2): Message Control in configuration
+  // space; vector 0's table entry (four dwords) and the PBA word holding its
+  // pending bit, registers of the BAR that MTAB's and MPBA's BIR names.
+  bool has_msix = false;
+  RegisterIndex msix_control = kNone;
+  RegisterIndex msix_address = kNone;  // entry 0, Message Address (low dword)
+  RegisterIndex msix_upper_address = kNone;
+  RegisterIndex msix_data = kNone;
+  RegisterIndex msix_vector_control = kNone;
+  RegisterIndex msix_pending = kNone;  // the register holding PBA bit 0
+  unsigned msix_pending_bit = 0;       // bit 0 of the PBA, within msix_pending
   RegisterIndex aperture = kNone;  // the aperture BAR
   RegisterIndex aperture_size = kNone;
   FieldBits aperture_size_bits;  // its size control field (Intel MSAC.APSZ)
