@@ -235,6 +235,7 @@ struct ModelBuilder {
       s.kind = space.kind;
       s.size = space.size;
       s.widths = space.widths;
+      s.pci_bar = space.pci_bar;
       s.natural_alignment = space.natural_alignment;
       s.indexed = space.indexed();
       s.unclaimed = space.unclaimed;

@@ -148,6 +148,7 @@ struct SpaceModel {
   bool natural_alignment = true;
   bool indexed = false;
   uint64_t unclaimed = 0;
+  std::optional<unsigned> pci_bar;  // the PCI BAR it is (`pci_bar:`), for a transport to a real bus
   DecodeTable decode;
   std::vector<RangeModel> ranges;  // sorted by base, disjoint
   std::vector<GateModel> gates;    // sorted by first, disjoint

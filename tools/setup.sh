@@ -22,6 +22,8 @@ packages=(
   libdw-dev             # elfutils' DWARF reader: a trapped access's code address as the driver's source line
   intel-gpu-tools       # IGT's i915-perf-reader decodes exported recordings, intel_reg reads snapshots, in tests
   python3-jsonschema python3-yaml  # tests/schema: the shipped databases validate against `regemu schema`
+  linux-source-6.1 bc bison flex libelf-dev  # the User-Mode Linux kernel of `regemu boot` and its tests (tools/uml/build-kernel.sh)
+  busybox-static cpio   # the initramfs a boot runs (tools/uml/make-initramfs.sh)
   chromium              # headless browser of tests/doc: regemu doc's pages opened, searched and screenshotted (ctest -L browser)
 )
 

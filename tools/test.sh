@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Quick start, command 2: install what is missing, build the whole test
+# Quick start, command 2: install what is missing, build the User-Mode
+# Linux kernel the boot tests need, build the whole test
 # suite with warnings as errors under AddressSanitizer and
 # UndefinedBehaviorSanitizer and run it (every test binary, the browser
 # tests included), then build the package as a user installs it, install it
@@ -15,6 +16,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./tools/setup.sh
+# The User-Mode Linux kernel the boot tests run (tests/uml): built once,
+# then cached by the hash of its inputs (tools/uml/build-kernel.sh).
+REGEMU_UML_KERNEL=$(./tools/uml/build-kernel.sh | tail -1)
+export REGEMU_UML_KERNEL
 cmake --preset asan >/dev/null
 cmake --build --preset asan
 ctest --preset asan

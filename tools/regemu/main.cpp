@@ -12,6 +12,7 @@
 
 #include "regemu/emulator/behaviour_registry.hpp"
 #include "regemu/regdb/spelling.hpp"
+#include "tools/regemu/boot_command.hpp"
 #include "tools/regemu/check_command.hpp"
 #include "tools/regemu/convert_command.hpp"
 #include "tools/regemu/coverage_command.hpp"
@@ -297,6 +298,36 @@ int main(int argc, char** argv) {
       ->required();
   coverage_report_cmd->add_flag("--json", coverage_report.json, "Print the summary as JSON");
 
+  regemu::tools::BootCommandOptions boot;
+  CLI::App* boot_cmd = app.add_subcommand(
+      "boot", "Boot a User-Mode Linux kernel with the databases as PCI functions, in one virtual time "
+              "(docs/real-kernels.md)");
+  boot_cmd->add_option("--kernel", boot.kernel, "The UML kernel (tools/uml/build-kernel.sh builds one)")->required();
+  boot_cmd->add_option("--initrd", boot.initrd, "The initramfs (a newc cpio; tools/uml/make-initramfs.sh)")
+      ->required();
+  boot_cmd->add_flag("--real-time", boot.real_time,
+                     "No time travel: the devices follow the host's clock (not deterministic)");
+  boot_cmd->add_option("--timeout", boot.timeout_s, "Wall-clock seconds before the kernel counts as hung (default 60)")
+      ->check(CLI::Range(1, 86400));
+  boot_cmd->add_flag("--lenient", boot.lenient, "Record violations without failing (default: strict)");
+  boot_cmd->add_option("--trace", boot.trace, "Write each device's accesses as a script (FILE, or FILE.N for several)");
+  boot_cmd->add_option("DB", boot.databases, "Databases with a pci-config space, one per PCI slot (at most 8)")
+      ->required();
+  boot_cmd->add_option("KERNEL_ARGS", boot.kernel_args, "After --: more kernel command-line arguments");
+  boot_cmd->positionals_at_end(false);
+  boot_cmd->footer("Exit status: 0 the kernel powered off and no violation (strict); 1 violations; 2 usage or a bad "
+                   "database; 3 the kernel panicked, hung past --timeout, or could not start.");
+
+  regemu::tools::ServeCommandOptions serve;
+  CLI::App* serve_cmd = app.add_subcommand(
+      "serve", "Serve one database as a PCI function on a vhost-user socket, for a kernel started elsewhere (KUnit)");
+  serve_cmd->add_option("--socket", serve.socket, "The socket the kernel's virtio_uml.device=PATH:1234 names")
+      ->required();
+  serve_cmd->add_option("--time-travel", serve.time_travel,
+                        "Also be the kernel's time-travel controller on this socket (time-travel=ext:PATH)");
+  serve_cmd->add_flag("--lenient", serve.lenient, "Record violations without failing (default: strict)");
+  serve_cmd->add_option("DB", serve.database, "A database with a pci-config space")->required();
+
   if (ReportUnknownSubcommand(app, argc, argv)) return 2;
   try {
     app.parse(argc, argv);
@@ -312,6 +343,8 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (boot_cmd->parsed()) return regemu::tools::RunBootCommand(boot, std::cout, std::cerr);
+    if (serve_cmd->parsed()) return regemu::tools::RunServeCommand(serve, std::cout, std::cerr);
     if (check_cmd->parsed()) return regemu::tools::RunCheck(check, std::cout, std::cerr);
     if (convert_cmd->parsed()) return regemu::tools::RunConvert(convert, std::cout, std::cerr);
     if (coverage_merge_cmd->parsed()) return regemu::tools::RunCoverageMerge(coverage_merge, std::cout, std::cerr);

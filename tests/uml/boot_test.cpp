@@ -1,0 +1,124 @@
+// `regemu boot` with a real Linux kernel (User-Mode Linux built by
+// tools/uml/build-kernel.sh, named by REGEMU_UML_KERNEL; tools/test.sh
+// builds it and sets it): the in-tree nvme driver against yaml/nvme, two
+// time-travel boots that must repeat byte for byte, a device the driver
+// refuses, and each way a kernel can fail (exit status 3, with the reason).
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/tools/cli_support.hpp"
+
+namespace regemu::uml {
+namespace {
+
+namespace fs = std::filesystem;
+using testing_support::CliResult;
+using testing_support::RunRegemu;
+using testing_support::RunShell;
+using testing_support::Slurp;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class BootTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* kernel = std::getenv("REGEMU_UML_KERNEL");
+    if (kernel == nullptr || *kernel == '\0') {
+      GTEST_SKIP() << "REGEMU_UML_KERNEL is not set: build the kernel with tools/uml/build-kernel.sh (its last "
+                      "line is the path) and set it; tools/test.sh does both";
+    }
+    kernel_ = kernel;
+    ASSERT_TRUE(fs::exists(kernel_)) << "REGEMU_UML_KERNEL names " << kernel_ << ", which does not exist";
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    scratch_ = fs::temp_directory_path() / ("regemu_boot_" + std::string(info->name()) + "_" +
+                                            std::to_string(::getpid()));
+    fs::create_directories(scratch_);
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    if (!scratch_.empty()) fs::remove_all(scratch_, ignored);
+  }
+
+  // An initramfs of busybox and tests/uml/data/INIT as /init.
+  std::string Initramfs(const std::string& init) {
+    fs::path cpio = scratch_ / (init + ".cpio");
+    CliResult made = RunShell("tools/uml/make-initramfs.sh '" + cpio.string() + "' tests/uml/data/" + init);
+    EXPECT_EQ(made.exit_code, 0) << made.err;
+    return cpio.string();
+  }
+  CliResult Boot(const std::string& init, const std::string& args) {
+    return RunRegemu("boot --kernel '" + kernel_ + "' --initrd '" + Initramfs(init) + "' " + args);
+  }
+
+  std::string kernel_;
+  fs::path scratch_;
+};
+
+TEST_F(BootTest, TheNvmeDriverBindsToTheDatabaseAndShutsItDownWithNoViolation) {
+  fs::path trace = scratch_ / "trace.script";
+  CliResult run = Boot("nvme_bringup.init", "--timeout 120 --trace '" + trace.string() + "' yaml/nvme");
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_THAT(run.out, HasSubstr("regemu-test: pci 0000:00:00.0 0x1b36:0x0010 class 0x010802"));
+  EXPECT_THAT(run.out, HasSubstr("regemu-test: driver nvme"));
+  EXPECT_THAT(run.out, HasSubstr("regemu-test: nvme0 state live"));
+  EXPECT_THAT(run.out, HasSubstr("regemu-test: /dev/nvme0 is a character device"));
+  EXPECT_THAT(run.out, HasSubstr("nvme0q0")) << "the admin queue's interrupt";
+  std::string accesses = Slurp(trace);
+  EXPECT_THAT(accesses, HasSubstr("write16 config 0x62 0x8010")) << "the driver enabled MSI-X (MXC.MXE)";
+  EXPECT_THAT(accesses, HasSubstr("write32 bar0 0x2008")) << "and programmed vector 0's data";
+  EXPECT_THAT(accesses, HasSubstr("write32 bar0 0x14 0x00464001")) << "poweroff: CC.SHN = 01b (normal shutdown)";
+  EXPECT_THAT(accesses, HasSubstr("expect32 bar0 0x1c 0x00000009")) << "and the driver saw CSTS.SHST = 10b";
+  EXPECT_THAT(run.err, HasSubstr("yaml/nvme: ")) << run.err;
+  EXPECT_THAT(run.err, HasSubstr(" 0 violation(s)"));
+  EXPECT_THAT(run.err, HasSubstr("regemu boot: the kernel powered off"));
+}
+
+TEST_F(BootTest, TwoTimeTravelBootsGiveIdenticalDeviceTraces) {
+  fs::path first = scratch_ / "first.script";
+  fs::path second = scratch_ / "second.script";
+  CliResult a = Boot("nvme_bringup.init", "--timeout 120 --trace '" + first.string() + "' yaml/nvme");
+  CliResult b = Boot("nvme_bringup.init", "--timeout 120 --trace '" + second.string() + "' yaml/nvme");
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  std::string trace = Slurp(first);
+  EXPECT_THAT(trace, HasSubstr("CSTS")) << "the driver polled the controller's status";
+  EXPECT_EQ(trace, Slurp(second));
+}
+
+TEST_F(BootTest, AControllerTheDriverRefusesShowsTheDriversOwnMessage) {
+  CliResult run = Boot("nvme_bringup.init", "--timeout 120 tests/uml/data/nvme_page_too_large.yaml");
+  EXPECT_EQ(run.exit_code, 0) << "the kernel powered off and the device saw no violation: " << run.err;
+  EXPECT_THAT(run.out, HasSubstr("Minimum device page size 8192 too large for host (4096)"));
+  EXPECT_THAT(run.out, Not(HasSubstr("regemu-test: driver nvme")));
+}
+
+TEST_F(BootTest, AKernelThatPanicsExitsThreeAndSaysSo) {
+  CliResult run = Boot("exit.init", "--timeout 60 yaml/nvme");
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_THAT(run.err, HasSubstr("the kernel panicked: Kernel panic - not syncing"));
+}
+
+TEST_F(BootTest, AKernelThatHangsIsKilledAtTheTimeoutAndExitsThree) {
+  CliResult run = Boot("hang.init", "--timeout 3 yaml/nvme");
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_THAT(run.err, HasSubstr("still running after 3 s (--timeout)"));
+}
+
+TEST_F(BootTest, AKernelThatCannotStartExitsThree) {
+  CliResult run = RunRegemu("boot --kernel /nonexistent/linux --initrd /dev/null yaml/nvme");
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_THAT(run.err, HasSubstr("the kernel could not start: the kernel '/nonexistent/linux' is not an executable file"));
+}
+
+TEST(BootUsageTest, ADatabaseWithoutAPciFunctionIsAUsageError) {
+  CliResult run = RunRegemu("boot --kernel /bin/true --initrd /dev/null yaml/hpet");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("no pci-config space"));
+}
+
+}  // namespace
+}  // namespace regemu::uml
