@@ -24,6 +24,7 @@ packages=(
   python3-jsonschema python3-yaml  # tests/schema: the shipped databases validate against `regemu schema`
   linux-source-6.1 bc bison flex libelf-dev  # the User-Mode Linux kernel of `regemu boot` and its tests (tools/uml/build-kernel.sh)
   busybox-static cpio   # the initramfs a boot runs (tools/uml/make-initramfs.sh)
+  xz-utils patch        # unpacking and patching that source
   chromium              # headless browser of tests/doc: regemu doc's pages opened, searched and screenshotted (ctest -L browser)
 )
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "regemu/regdb/numbers.hpp"
-#include "regemu/uml/wire/guest_memory.hpp"
+#include "regemu/uml/vhost/guest_memory.hpp"
 
 namespace regemu::uml {
 namespace {

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "regemu/emulator/device.hpp"
-#include "regemu/uml/wire/pci_function.hpp"
+#include "regemu/uml/vhost/pci_function.hpp"
 
 namespace regemu::uml {
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "regemu/uml/unix_socket.hpp"
-#include "regemu/uml/wire/vhost_user_slave.hpp"
+#include "regemu/uml/vhost/vhost_user_slave.hpp"
 
 namespace regemu::uml {
 namespace {

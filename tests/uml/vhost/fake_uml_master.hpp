@@ -14,9 +14,9 @@
 
 #include <gtest/gtest.h>
 
-#include "regemu/uml/wire/message_channel.hpp"
-#include "regemu/uml/wire/vhost_user_messages.hpp"
-#include "regemu/uml/wire/virtio_pcidev.hpp"
+#include "regemu/uml/vhost/message_channel.hpp"
+#include "regemu/uml/vhost/vhost_user_messages.hpp"
+#include "regemu/uml/vhost/virtio_pcidev.hpp"
 
 namespace regemu::uml::testing_support {
 

@@ -1,4 +1,4 @@
-#include "regemu/uml/wire/vhost_user_slave.hpp"
+#include "regemu/uml/vhost/vhost_user_slave.hpp"
 
 #include <poll.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "regemu/uml/wire/virtio_pcidev.hpp"
+#include "regemu/uml/vhost/virtio_pcidev.hpp"
 
 namespace regemu::uml {
 namespace {

@@ -1,4 +1,4 @@
-// The device side of virt-pci's vhost-user wire (uml/wire), against a fake
+// The device side of virt-pci's vhost-user wire (uml/vhost), against a fake
 // of User-Mode Linux 6.1's virtio_uml: the handshake as virtio_uml sends
 // it, virt-pci requests on the command queue, interrupts on the interrupt
 // queue, the call order time travel needs, and hostile input from the
@@ -10,8 +10,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regemu/uml/wire/vhost_user_slave.hpp"
-#include "tests/uml/wire/fake_uml_master.hpp"
+#include "regemu/uml/vhost/vhost_user_slave.hpp"
+#include "tests/uml/vhost/fake_uml_master.hpp"
 
 namespace regemu::uml {
 namespace {

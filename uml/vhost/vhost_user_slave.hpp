@@ -27,10 +27,10 @@
 #include <string>
 #include <vector>
 
-#include "regemu/uml/wire/guest_memory.hpp"
-#include "regemu/uml/wire/message_channel.hpp"
-#include "regemu/uml/wire/pci_function.hpp"
-#include "regemu/uml/wire/split_virtqueue.hpp"
+#include "regemu/uml/vhost/guest_memory.hpp"
+#include "regemu/uml/vhost/message_channel.hpp"
+#include "regemu/uml/vhost/pci_function.hpp"
+#include "regemu/uml/vhost/split_virtqueue.hpp"
 
 namespace regemu::uml {
 
