@@ -8,9 +8,8 @@
 # The kernel lands in OUT_DIR/<key>/linux (default OUT_DIR:
 # ${XDG_CACHE_HOME:-$HOME/.cache}/regemu/uml), where <key> hashes the
 # fragment, the patches, the linux-source-6.1 package version and this
-# script: a second
-# call with the same inputs only prints the path. The final .config is kept
-# next to it as OUT_DIR/<key>/config.
+# script: a second call with the same inputs only prints the path. The final
+# .config is kept next to it as OUT_DIR/<key>/config.
 #
 # The kernel's absolute path is the last (and only) line of stdout; progress
 # and the build's output go to stderr. REGEMU_UML_JOBS sets make's -j
@@ -131,7 +130,7 @@ while IFS= read -r line || [[ -n $line ]]; do
     opt=${BASH_REMATCH[1]}
     grep -qxF -- "$line" "$build/.config" && continue
     got=$(grep -E "^$opt=|^# $opt is not set" "$build/.config" || true)
-    echo "build-kernel: error: $opt: the fragment asks for '$line', the final .config has '${got:-nothing (its dependencies are not met)}'"
+    echo "build-kernel: error: $opt: the fragment asks for '$line', the final .config has '${got:-nothing: its dependencies are not met, or there is no such option}'"
     bad=1
   elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
     opt=${BASH_REMATCH[1]}
@@ -142,7 +141,7 @@ while IFS= read -r line || [[ -n $line ]]; do
   fi
 done <"$fragment"
 ((bad == 0)) || die "the final configuration ($build/.config) differs from $fragment;" \
-  "see the option's 'depends on' in the Kconfig files (make ARCH=um O=$build menuconfig shows why)"
+  "see the option's 'depends on' in the Kconfig files (make -C $src O=$build ARCH=um menuconfig, then / and its name, shows why)"
 log "configuration checked: every line of $(basename "$fragment") is in the final .config"
 
 log "building with -j$jobs"

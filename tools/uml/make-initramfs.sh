@@ -26,24 +26,34 @@ if ! "$busybox" --list >/dev/null 2>&1 || readelf -l "$busybox" | grep -q "progr
 fi
 [[ -r $init ]] || { echo "$0: cannot read the init '$init'" >&2; exit 1; }
 
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/regemu/uml
 gen=$cache/gen_init_cpio
 if [[ ! -x $gen ]]; then
   source_tar=/usr/src/linux-source-6.1.tar.xz
   [[ -r $source_tar ]] || { echo "$0: $source_tar is missing: install linux-source-6.1 (tools/setup.sh does)" >&2; exit 1; }
   mkdir -p "$cache"
-  scratch=$(mktemp -d)
-  trap 'rm -rf "$scratch"' EXIT
   tar -xJf "$source_tar" -C "$scratch" linux-source-6.1/usr/gen_init_cpio.c
   cc -O2 -o "$gen.tmp.$$" "$scratch/linux-source-6.1/usr/gen_init_cpio.c"
   mv "$gen.tmp.$$" "$gen"
 fi
 
-list=$(mktemp)
-trap 'rm -f "$list"' EXIT
+list=$scratch/list
+# gen_init_cpio makes no parent folders (and the kernel skips an entry whose
+# folder is missing), so every folder is listed, each once.
+declare -A dirs=()
+add_dir() {
+  local d=$1
+  [[ $d == / || -n ${dirs[$d]:-} ]] && return 0
+  add_dir "$(dirname "$d")"
+  dirs[$d]=1
+  echo "dir $d 0755 0 0"
+}
 {
   for dir in /bin /sbin /usr /usr/bin /usr/sbin /dev /proc /sys /tmp /mnt /root /etc; do
-    echo "dir $dir 0755 0 0"
+    add_dir "$dir"
   done
   echo "nod /dev/console 0600 0 0 c 5 1"
   echo "nod /dev/null 0666 0 0 c 1 3"
@@ -56,8 +66,11 @@ trap 'rm -f "$list"' EXIT
   for extra in "$@"; do
     src=${extra%%:*}
     dest=${extra#*:}
-    [[ -r $src && $dest == /* && $extra == *:* ]] || { echo "$0: '$extra' is not a readable FILE:/DEST" >&2; exit 1; }
-    echo "file $dest $(realpath "$src") 0644 0 0"
+    [[ -f $src && -r $src && $dest == /* && $extra == *:* ]] || { echo "$0: '$extra' is not a readable FILE:/DEST" >&2; exit 1; }
+    # gen_init_cpio's list is split at blanks
+    [[ $(realpath "$src")$dest != *[[:space:]]* ]] || { echo "$0: '$extra': blanks in a path are not supported" >&2; exit 1; }
+    add_dir "$(dirname "$dest")"
+    echo "file $dest $(realpath "$src") $(stat -L -c %a "$src") 0 0" # the file's own mode: executables stay executable
   done
 } >"$list"
 "$gen" "$list" >"$out"
