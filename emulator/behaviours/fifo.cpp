@@ -204,6 +204,10 @@ class FifoBehaviour : public CopyableBehaviour<FifoBehaviour> {
     Env env(*this, context);
     return program_->config().depth.Evaluate(env);
   }
+  bool OverrunReplaces(BehaviourContext& context) const {
+    Env env(*this, context);
+    return program_->config().overrun_replaces->Evaluate(env) != 0;
+  }
 
   bool ParseEntries(std::span<const std::string> args, std::vector<uint64_t>& values, std::string& error) const {
     return ParseStreamEntries(args, program_->config().width, values, error);
@@ -254,6 +258,11 @@ class FifoBehaviour : public CopyableBehaviour<FifoBehaviour> {
     if (entries_.size() >= Depth(context)) {
       context.Cover(kOverrun);
       if (config.overrun) SetBits(context, *config.overrun, 1);
+      if (config.overrun_replaces && !entries_.empty() && OverrunReplaces(context)) {
+        uint64_t mask = config.width == 64 ? ~uint64_t{0} : (uint64_t{1} << config.width) - 1;
+        entries_.back() = value & mask;  // the newest entry gives way; the level stays
+        return;
+      }
       if (by_driver && !config.overrun_rule.empty()) {
         std::string rule = config.overrun_rule + " [fifo '" + program_->name() + "' holds " +
                            std::to_string(entries_.size()) + " entries: the entry is lost]";

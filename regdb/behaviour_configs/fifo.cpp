@@ -11,9 +11,9 @@
 namespace regemu::regdb {
 namespace {
 
-constexpr std::array<std::string_view, 17> kKeys{"kind",  "name",  "depth",    "width",        "push",  "input",
+constexpr std::array<std::string_view, 18> kKeys{"kind",  "name",  "depth",    "width",        "push",  "input",
                                                  "arrive", "pop",  "drain",    "to",           "level", "flags",
-                                                 "overrun", "overrun_rule", "clear", "doc",    "ref"};
+                                                 "overrun", "overrun_rule", "overrun_replaces", "clear", "doc",    "ref"};
 constexpr std::array<std::string_view, 3> kRateKeys{"clock", "ticks", "doc"};
 constexpr std::array<std::string_view, 5> kRouteKeys{"stream", "fifo", "bus", "when", "doc"};
 constexpr std::array<std::string_view, 3> kFlagKeys{"field", "when", "doc"};
@@ -101,6 +101,12 @@ class FifoChecker {
       for (const YamlNode& item : flags->children) ReadFlag(item, state);
     }
     if (const YamlNode* overrun = spec_.yaml.Find("overrun")) config->overrun = Bits(*overrun, "`overrun` of " + what_);
+    if (const YamlNode* replaces = spec_.yaml.Find("overrun_replaces")) {
+      if (auto expression = Number(*replaces, registers, "`overrun_replaces` of " + what_)) {
+        Watch(*expression);
+        config->overrun_replaces = std::move(*expression);
+      }
+    }
     if (const YamlNode* rule = spec_.yaml.Find("overrun_rule")) {
       config->overrun_rule = reader_.Text(*rule, "overrun_rule").value_or("");
       if (!config->push) reader_.Error(*rule, "`overrun_rule` of " + what_ + " is about the driver's `push`: give one");

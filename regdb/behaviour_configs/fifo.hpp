@@ -82,6 +82,11 @@ struct FifoConfig : BehaviourConfig {
   std::vector<FifoFlag> flags;
   std::optional<RegisterBits> overrun;  // set to 1 when an entry finds the FIFO full (the entry is lost)
   std::string overrun_rule;             // a push by the driver into a full FIFO is this `protocol` violation
+  // While it holds (non-zero), an entry that finds the FIFO full replaces
+  // its newest entry instead of being lost (a 16450's receiver buffer:
+  // PC16550D §8.4 bit 1, "destroying the previous character"); the overrun
+  // bit is set either way. Absent: the arriving entry is lost.
+  std::optional<Expression> overrun_replaces;
   std::vector<FifoTrigger> clear;       // writes and events that empty it
   std::vector<RegisterIndex> watched;   // registers its flags and depth read: recomputed after their writes
   std::string ref;

@@ -153,6 +153,28 @@ TEST_F(FifoTest, AByteArrivingAtAFullReceiverIsLostAndSetsOverrunWhichALsrReadCl
   EXPECT_THAT(Kinds(*device_), IsEmpty());  // the line's loss, not the driver's fault
 }
 
+// `overrun_replaces`: while it holds, the newest entry gives way to the
+// arriving one (a 16450's RBR, PC16550D §8.4 bit 1); OE is set either way.
+TEST(FifoOverrunReplacesTest, WhileItHoldsTheNewestEntryGivesWayAndOverrunIsSet) {
+  std::string yaml = kSerial;
+  yaml.replace(yaml.find("    overrun: LSR.OE\n"), std::string("    overrun: LSR.OE\n").size(),
+               "    overrun: LSR.OE\n    overrun_replaces: \"MCR.LOOP == 0\"\n");
+  auto device = MakeDevice(yaml);
+  std::vector<std::string> bytes{"1", "2", "3"};
+  ASSERT_EQ(device->Inject("serial_in", bytes), "");
+  const Model& model = device->model();
+  EXPECT_EQ(device->PeekRegister(RegisterNamed(model, "RFL")), 2u) << "the level stays";
+  EXPECT_EQ(device->ReadRegister(RegisterNamed(model, "LSR")) & 2, 2u);
+  EXPECT_EQ(device->ReadRegister(RegisterNamed(model, "RBR")), 1u);
+  EXPECT_EQ(device->ReadRegister(RegisterNamed(model, "RBR")), 3u) << "3 replaced 2, the newest";
+  // With the expression false the arriving entry is lost, as without the key.
+  device->WriteRegister(RegisterNamed(model, "MCR"), 0x10);
+  bytes = {"4", "5", "6"};
+  ASSERT_EQ(device->Inject("serial_in", bytes), "");
+  EXPECT_EQ(device->ReadRegister(RegisterNamed(model, "RBR")), 4u);
+  EXPECT_EQ(device->ReadRegister(RegisterNamed(model, "RBR")), 5u);
+}
+
 TEST_F(FifoTest, InputArrivesAtTheTestsPace) {
   EXPECT_EQ(Inject("serial_in", {"0x41", "0x42", "every", "10us"}), "");
   EXPECT_EQ(Peek("RFL"), 0u);
