@@ -119,9 +119,15 @@ bool DeviceHost::DeliverInterrupts() {
 }
 
 void DeviceHost::WaitServicingController(int fd) {
+  // The kernel answers within microseconds; one that hangs instead must not
+  // hang the host (the call then fails and says so).
+  constexpr uint64_t kAnswerWithinNs = 5'000'000'000;
+  uint64_t deadline = MonotonicNs() + kAnswerWithinNs;
   for (;;) {
+    uint64_t now = MonotonicNs();
+    if (now >= deadline) return;
     pollfd fds[2] = {{fd, POLLIN, 0}, {controller_ ? controller_->fd() : -1, POLLIN, 0}};
-    int ready = ::poll(fds, controller_ ? 2 : 1, -1);
+    int ready = ::poll(fds, controller_ ? 2 : 1, static_cast<int>((deadline - now) / 1'000'000 + 1));
     if (ready < 0 && errno == EINTR) continue;
     if (ready < 0) return;
     if (controller_ && (fds[1].revents & (POLLIN | POLLHUP)) != 0) HandleController();

@@ -1,5 +1,6 @@
 #include "regemu/uml/vhost/message_channel.hpp"
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -9,10 +10,24 @@
 namespace regemu::uml {
 namespace {
 
+// Once a message has begun, the rest must follow within this long: a peer
+// that stops part-way (or a kernel that hangs) must not hang this side.
+constexpr int kRestOfMessageMs = 2000;
+
+bool WaitReadable(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  for (;;) {
+    int ready = ::poll(&p, 1, kRestOfMessageMs);
+    if (ready < 0 && errno == EINTR) continue;
+    return ready > 0;
+  }
+}
+
 // Reads exactly `size` bytes (the payload; its fds came with the header).
 bool ReadExactly(int fd, uint8_t* data, size_t size) {
   size_t done = 0;
   while (done < size) {
+    if (!WaitReadable(fd)) return false;
     ssize_t got = ::recv(fd, data + done, size - done, 0);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) return false;
@@ -35,6 +50,11 @@ ReceiveStatus ReceiveMessage(int fd, VhostUserMessage& message, std::string& err
   size_t done = 0;
   auto* header = reinterpret_cast<uint8_t*>(&message.header);
   while (done < sizeof message.header) {
+    if (done != 0 && !WaitReadable(fd)) {
+      error = "the peer stopped inside a message header for over " + std::to_string(kRestOfMessageMs) + " ms";
+      CloseAll(message.fds);
+      return ReceiveStatus::kError;
+    }
     iovec io{header + done, sizeof message.header - done};
     msghdr msg{};
     msg.msg_iov = &io;
@@ -76,7 +96,8 @@ ReceiveStatus ReceiveMessage(int fd, VhostUserMessage& message, std::string& err
   }
   message.payload.resize(message.header.size);
   if (!ReadExactly(fd, message.payload.data(), message.payload.size())) {
-    error = "the peer closed the socket inside a message's payload";
+    error = "the peer closed the socket, or stopped for over " + std::to_string(kRestOfMessageMs) +
+            " ms, inside a message's payload";
     CloseAll(message.fds);
     return ReceiveStatus::kError;
   }

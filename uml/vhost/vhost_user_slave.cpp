@@ -16,6 +16,11 @@ constexpr uint64_t kOfferedFeatures = (uint64_t{1} << kFeatureProtocolFeatures) 
 constexpr uint64_t kOfferedProtocol = (uint64_t{1} << kProtocolReplyAck) | (uint64_t{1} << kProtocolSlaveReq) |
                                       (uint64_t{1} << kProtocolInbandNotifications);
 constexpr unsigned kQueues = 2;
+// How long a synchronous call waits for the kernel's answer by default
+// (it comes within microseconds; a kernel that hangs must not hang us).
+constexpr int kCallAnswerMs = 5000;
+// Each function's configuration window (virt-pci.c, CFG_SPACE_SIZE).
+constexpr uint64_t kConfigWindow = 4096;
 
 template <typename T>
 bool PayloadAs(const VhostUserMessage& message, T& out) {
@@ -320,8 +325,20 @@ void VhostUserSlave::Request(DescriptorChain& chain, uint32_t& written) {
     }
     case kOpCfgWrite:
       // Linux 6.1's um_pci_bar_set (memset_io on a BAR) sends CFG_WRITE
-      // with the BAR in `bar`, one data byte and the length in `size`.
-      if (data.size() == 1 && header.size > 1) {
+      // with the BAR index in `bar`, the value in data[0] and the length in
+      // `size`; its message is padded to 24 bytes like a configuration
+      // write's (um_pci_cfgspace_write), so only the addressing tells them
+      // apart: a BAR other than 0, a length a configuration access cannot
+      // have, or a range past the 4 KiB configuration window. A memset of
+      // BAR 0 of 1, 2, 4 or 8 bytes inside its first 4 KiB is
+      // indistinguishable from a configuration write and is taken as one.
+      if (!data.empty() && (header.bar != 0 || (header.size != 1 && header.size != 2 && header.size != 4 &&
+                                                header.size != 8) ||
+                            header.addr >= kConfigWindow || header.size > kConfigWindow - header.addr)) {
+        if (header.size > kMaxTransfer) {
+          Fail("a memset of " + std::to_string(header.size) + " bytes, over " + std::to_string(kMaxTransfer));
+          return;
+        }
         function_.MmioMemset(header.bar, header.addr, data[0], header.size);
         return;
       }
@@ -400,7 +417,7 @@ void VhostUserSlave::WaitReadable(int fd) {
     return;
   }
   pollfd p{fd, POLLIN, 0};
-  while (::poll(&p, 1, -1) < 0 && errno == EINTR) {
+  while (::poll(&p, 1, kCallAnswerMs) < 0 && errno == EINTR) {
   }
 }
 
@@ -414,6 +431,11 @@ void VhostUserSlave::Call(unsigned index) {
     }
     if (!options_.synchronous_calls) return;
     WaitReadable(slave_fd_);
+    pollfd answered{slave_fd_, POLLIN, 0};
+    if (::poll(&answered, 1, 0) <= 0) {
+      Fail("slave channel: the kernel did not answer a vring call");
+      return;
+    }
     VhostUserMessage reply;
     std::string why;
     if (ReceiveMessage(slave_fd_, reply, why) != ReceiveStatus::kOk) {

@@ -180,13 +180,21 @@ TEST_F(VhostUserSlaveTest, PostedWritesAreCalledTooSoTheKernelFreesTheirBuffers)
   EXPECT_EQ(master_.Receive(master_.slave_req()).header.request, kSlaveVringCall);
 }
 
-TEST_F(VhostUserSlaveTest, Linux61sMemsetIoIsACfgWriteWithOneByteAndALengthAndIsDecodedAsAMemset) {
+// Linux 6.1's um_pci_bar_set sends memset_io as CFG_WRITE with the BAR in
+// `bar` and the value in data[0], padded to 24 bytes like a configuration
+// write (um_pci_cfgspace_write): the addressing tells them apart.
+TEST_F(VhostUserSlaveTest, Linux61sMemsetIoIsACfgWriteThatOnlyItsAddressingTellsApart) {
   Start(false);
   Handshake();
-  PostRequest(0, PcidevHeader{kOpCfgWrite, 0, 0, 64, 0x2000}, {0xEE}, 0);
-  PostRequest(1, PcidevHeader{kOpMmioMemset, 0, 0, 16, 0x40}, {0x11}, 0);
+  const std::vector<uint8_t> padded_ee{0xEE, 0, 0, 0, 0, 0, 0, 0};
+  PostRequest(0, PcidevHeader{kOpCfgWrite, 0, 0, 64, 0x2000}, padded_ee, 0);          // past the 4 KiB window
+  PostRequest(2, PcidevHeader{kOpCfgWrite, 2, 0, 4, 0x10}, {0x11, 0, 0, 0, 0, 0, 0, 0}, 0);  // BAR 2
+  PostRequest(4, PcidevHeader{kOpCfgWrite, 0, 0, 3, 0x10}, {0x22, 0, 0, 0, 0, 0, 0, 0}, 0);  // no config width
+  PostRequest(6, PcidevHeader{kOpCfgWrite, 0, 0, 2, 0x04}, {0x06, 0, 0, 0, 0, 0, 0, 0}, 0);  // a config write
+  PostRequest(8, PcidevHeader{kOpMmioMemset, 0, 0, 16, 0x40}, {0x11}, 0);
   Kick(0);
-  EXPECT_THAT(function_.calls, ElementsAre("memset 0 8192 238 64", "memset 0 64 17 16"));
+  EXPECT_THAT(function_.calls, ElementsAre("memset 0 8192 238 64", "memset 2 16 17 4", "memset 0 16 34 3",
+                                           "cfg-write 4 2 6", "memset 0 64 17 16"));
 }
 
 TEST_F(VhostUserSlaveTest, AnMsiGoesOutOnTheInterruptQueueWithItsData) {
@@ -305,6 +313,28 @@ TEST_F(VhostUserSlaveTest, ATruncatedHeaderEndsTheConnectionWithAReason) {
   ::shutdown(master_.master(), SHUT_WR);
   EXPECT_FALSE(slave_->HandleMessage());
   EXPECT_THAT(slave_->error(), HasSubstr("inside a message header"));
+}
+
+TEST_F(VhostUserSlaveTest, APeerThatStopsInsideAPayloadEndsTheConnectionInsteadOfHanging) {
+  Start(false);
+  VhostUserHeader header{kSetFeatures, kVhostUserVersion, 8};
+  uint32_t half = 0;
+  ASSERT_EQ(::send(master_.master(), &header, sizeof header, 0), static_cast<ssize_t>(sizeof header));
+  ASSERT_EQ(::send(master_.master(), &half, sizeof half, 0), static_cast<ssize_t>(sizeof half));
+  EXPECT_FALSE(slave_->HandleMessage()) << "bounded: the rest must follow within 2 s";
+  EXPECT_THAT(slave_->error(), HasSubstr("inside a message's payload"));
+}
+
+TEST_F(VhostUserSlaveTest, AnUnansweredSynchronousCallIsReportedNotWaitedForForever) {
+  VhostUserSlave::Options options;
+  options.synchronous_calls = true;
+  options.wait_readable = [](int) {};  // the host gave up waiting: no answer came
+  slave_ = std::make_unique<VhostUserSlave>(master_.TakeSlaveEnd(), function_, options);
+  Handshake();
+  PostRequest(0, PcidevHeader{kOpCfgRead, 0, 0, 2, 0x2}, {}, 8);
+  Kick(0);
+  EXPECT_THAT(function_.errors, ElementsAre(HasSubstr("did not answer a vring call")));
+  EXPECT_EQ(master_.ReceiveU64(), 0u) << "the kick is still acknowledged";
 }
 
 TEST_F(VhostUserSlaveTest, APeerThatClosesIsClosedNotAnError) {
