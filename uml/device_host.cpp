@@ -47,7 +47,6 @@ class HostedDevice {
   std::vector<InterruptOut> interrupts_;  // raised, not yet sent
   std::unique_ptr<VhostUserSlave> slave_;
   int listener_ = -1;
-  int connection_ = -1;
   bool closed_ = false;
 };
 
@@ -194,8 +193,8 @@ void DeviceHost::Poll(int timeout_ms, std::span<pollfd> extra) {
     short revents = fds[first_device + i].revents;
     if ((revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
     if (!hosted.slave_) {
-      hosted.connection_ = ::accept4(hosted.listener_, nullptr, nullptr, SOCK_CLOEXEC);
-      if (hosted.connection_ < 0) {
+      int connection = ::accept4(hosted.listener_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (connection < 0) {
         errors_.push_back(hosted.path_ + ": accept: " + std::strerror(errno));
         continue;
       }
@@ -204,7 +203,7 @@ void DeviceHost::Poll(int timeout_ms, std::span<pollfd> extra) {
       options.wait_readable = [this](int fd) { WaitServicingController(fd); };
       // The interrupts a kick's requests raised go out before the kick's acknowledgement.
       options.after_requests = [this] { DeliverInterrupts(); };
-      hosted.slave_ = std::make_unique<VhostUserSlave>(hosted.connection_, *hosted.function_, options);
+      hosted.slave_ = std::make_unique<VhostUserSlave>(connection, *hosted.function_, options);  // owns it
       continue;
     }
     // The kernel's requests happen at its current time.
@@ -212,7 +211,6 @@ void DeviceHost::Poll(int timeout_ms, std::span<pollfd> extra) {
     if (!hosted.slave_->HandleMessage()) {
       hosted.closed_ = true;
       hosted.slave_.reset();  // closes the connection
-      hosted.connection_ = -1;
       continue;
     }
     DeliverInterrupts();

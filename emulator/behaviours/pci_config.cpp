@@ -229,14 +229,7 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
   }
 
   void DeliverMsix(BehaviourContext& context, uint32_t sent) {
-    const Model& model = context.model();
-    if ((context.Peek(config_->command) & kCommandMaster) == 0) {
-      context.ReportViolation(ViolationKind::kProtocol, config_->msix_control,
-                              "an MSI-X message was due but " + model.registers()[config_->command].name +
-                                  " bit 2 (Bus Master Enable) is clear: a function may not write memory, MSI-X "
-                                  "included, without it; the message is dropped");
-      return;
-    }
+    if (!BusMastering(context, "an MSI-X message", "MSI-X", config_->msix_control, kNoPoint)) return;
     Cover(context, sent);
     uint64_t address = context.Peek(config_->msix_address) | (context.Peek(config_->msix_upper_address) << 32);
     context.SendMessage(address, context.Peek(config_->msix_data));
@@ -266,17 +259,23 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
 
   // `sent`: the coverage point of this way of sending.
   void Deliver(BehaviourContext& context, uint32_t sent) {
-    const Model& model = context.model();
-    if ((context.Peek(config_->command) & kCommandMaster) == 0) {
-      context.ReportViolation(ViolationKind::kProtocol, config_->msi_control,
-                              "an MSI was due but " + model.registers()[config_->command].name +
-                                  " bit 2 (Bus Master Enable) is clear: a function may not write memory, MSI "
-                                  "included, without it; the message is dropped");
-      Cover(context, points_->msi_dropped);
-      return;
-    }
+    if (!BusMastering(context, "an MSI", "MSI", config_->msi_control, points_->msi_dropped)) return;
     Cover(context, sent);
     context.SendMessage(context.Peek(config_->msi_address), context.Peek(config_->msi_data));
+  }
+
+  // A message is a memory write: without Bus Master Enable (command bit 2)
+  // the function may not send it. Reports the drop at `at` (and covers
+  // `dropped`) and returns false then.
+  bool BusMastering(BehaviourContext& context, const char* message, const char* kind, RegisterId at,
+                    uint32_t dropped) {
+    if ((context.Peek(config_->command) & kCommandMaster) != 0) return true;
+    context.ReportViolation(ViolationKind::kProtocol, at,
+                            std::string(message) + " was due but " + context.model().registers()[config_->command].name +
+                                " bit 2 (Bus Master Enable) is clear: a function may not write memory, " + kind +
+                                " included, without it; the message is dropped");
+    Cover(context, dropped);
+    return false;
   }
 
   void UpdateSpaces(BehaviourContext& context) {

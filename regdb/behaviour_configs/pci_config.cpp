@@ -78,14 +78,20 @@ void CheckMemorySpaces(const BehaviourSpec& spec, const YamlNode& list, const Da
 
 // The byte at `offset` of `space` as the register resets leave it, or none
 // where no register holds it.
-std::optional<uint8_t> ResetByte(const Database& database, SpaceIndex space, uint64_t offset) {
+// The register (not an alias) of `space` that holds the byte at `offset`, or null.
+const Register* RegisterHolding(const Database& database, SpaceIndex space, uint64_t offset) {
   for (const Register& reg : database.registers) {
-    if (reg.space != space || !reg.alias_of.empty()) continue;
-    if (offset >= reg.offset && offset < reg.offset + reg.size_bytes()) {
-      return static_cast<uint8_t>(reg.reset >> (8 * (offset - reg.offset)));
+    if (reg.space == space && reg.alias_of.empty() && offset >= reg.offset && offset < reg.offset + reg.size_bytes()) {
+      return &reg;
     }
   }
-  return std::nullopt;
+  return nullptr;
+}
+
+std::optional<uint8_t> ResetByte(const Database& database, SpaceIndex space, uint64_t offset) {
+  const Register* reg = RegisterHolding(database, space, offset);
+  if (!reg) return std::nullopt;
+  return static_cast<uint8_t>(reg->reset >> (8 * (offset - reg->offset)));
 }
 
 std::optional<uint32_t> ResetBytes(const Database& database, SpaceIndex space, uint64_t offset, unsigned count) {
@@ -162,15 +168,6 @@ void CheckCapabilityChains(const BehaviourSpec& spec, const YamlNode& at, SpaceI
 const Register* RegisterStartingAt(const Database& database, SpaceIndex space, uint64_t offset, unsigned width) {
   for (const Register& reg : database.registers) {
     if (reg.space == space && reg.alias_of.empty() && reg.offset == offset && reg.width == width) return &reg;
-  }
-  return nullptr;
-}
-
-const Register* RegisterHolding(const Database& database, SpaceIndex space, uint64_t offset) {
-  for (const Register& reg : database.registers) {
-    if (reg.space == space && reg.alias_of.empty() && offset >= reg.offset && offset < reg.offset + reg.size_bytes()) {
-      return &reg;
-    }
   }
   return nullptr;
 }

@@ -56,25 +56,7 @@ void Drain(int fd) {
 }
 
 void Send(int fd, uint32_t request, const void* payload, uint32_t size, int pass_fd = -1) {
-  uint8_t bytes[12 + 128];
-  VhostUserHeader header{request, kVhostUserVersion, size};
-  std::memcpy(bytes, &header, sizeof header);
-  std::memcpy(bytes + 12, payload, size);
-  iovec io{bytes, 12 + size};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
-  msghdr msg{};
-  msg.msg_iov = &io;
-  msg.msg_iovlen = 1;
-  if (pass_fd >= 0) {
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
-    cmsghdr* c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(c), &pass_fd, sizeof pass_fd);
-  }
-  if (::sendmsg(fd, &msg, MSG_NOSIGNAL) < 0) __builtin_trap();
+  if (!SendMessage(fd, request, kVhostUserVersion, payload, size, pass_fd)) __builtin_trap();
 }
 
 }  // namespace

@@ -104,14 +104,28 @@ ReceiveStatus ReceiveMessage(int fd, VhostUserMessage& message, std::string& err
   return ReceiveStatus::kOk;
 }
 
-bool SendMessage(int fd, uint32_t request, uint32_t flags, const void* payload, uint32_t size) {
+bool SendMessage(int fd, uint32_t request, uint32_t flags, const void* payload, uint32_t size, int pass_fd) {
   std::vector<uint8_t> bytes(sizeof(VhostUserHeader) + size);
   VhostUserHeader header{request, flags, size};
   std::memcpy(bytes.data(), &header, sizeof header);
   if (size != 0) std::memcpy(bytes.data() + sizeof header, payload, size);
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
   size_t done = 0;
   while (done < bytes.size()) {
-    ssize_t put = ::send(fd, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
+    iovec io{bytes.data() + done, bytes.size() - done};
+    msghdr msg{};
+    msg.msg_iov = &io;
+    msg.msg_iovlen = 1;
+    if (pass_fd >= 0 && done == 0) {
+      msg.msg_control = control;
+      msg.msg_controllen = sizeof control;
+      cmsghdr* c = CMSG_FIRSTHDR(&msg);
+      c->cmsg_level = SOL_SOCKET;
+      c->cmsg_type = SCM_RIGHTS;
+      c->cmsg_len = CMSG_LEN(sizeof(int));
+      std::memcpy(CMSG_DATA(c), &pass_fd, sizeof pass_fd);
+    }
+    ssize_t put = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
     if (put < 0 && errno == EINTR) continue;
     if (put < 0) return false;
     done += static_cast<size_t>(put);

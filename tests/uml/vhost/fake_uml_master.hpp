@@ -60,25 +60,7 @@ class FakeUmlMaster {
   uint8_t* memory() { return memory_; }
 
   void Send(uint32_t request, uint32_t flags, const void* payload, uint32_t size, int fd = -1) {
-    std::vector<uint8_t> bytes(sizeof(VhostUserHeader) + size);
-    VhostUserHeader header{request, flags | kVhostUserVersion, size};
-    std::memcpy(bytes.data(), &header, sizeof header);
-    if (size) std::memcpy(bytes.data() + sizeof header, payload, size);
-    iovec io{bytes.data(), bytes.size()};
-    msghdr msg{};
-    msg.msg_iov = &io;
-    msg.msg_iovlen = 1;
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
-    if (fd >= 0) {
-      msg.msg_control = control;
-      msg.msg_controllen = sizeof control;
-      cmsghdr* c = CMSG_FIRSTHDR(&msg);
-      c->cmsg_level = SOL_SOCKET;
-      c->cmsg_type = SCM_RIGHTS;
-      c->cmsg_len = CMSG_LEN(sizeof(int));
-      std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
-    }
-    ASSERT_EQ(::sendmsg(master_, &msg, 0), static_cast<ssize_t>(bytes.size()));
+    ASSERT_TRUE(SendMessage(master_, request, flags | kVhostUserVersion, payload, size, fd));
   }
   void SendU64(uint32_t request, uint64_t value, uint32_t flags = 0, int fd = -1) {
     Send(request, flags, &value, sizeof value, fd);
