@@ -28,10 +28,22 @@ Device::Device(std::shared_ptr<const Model> model, DeviceOptions options)
   space_access_.resize(model_->spaces().size());
   space_access_why_.resize(model_->spaces().size());
   ResetSpaceAccess();
+  FillContents();
   if (options_.coverage) coverage_ = std::make_unique<CoverageRecorder>(*model_);
   for (uint32_t i = 0; i < behaviours_.size(); ++i) {
     BehaviourContext& context = ContextFor(i);
     behaviours_[i]->OnReset(context);
+  }
+}
+
+// A memory space's `contents:` (a structure the device hands out by DMA):
+// the store's own pages; an external store's bytes are its owner's.
+void Device::FillContents() {
+  for (size_t i = 0; i < memory_.size(); ++i) {
+    if (memory_[i].external() != nullptr) continue;
+    for (const regdb::SpaceContent& content : model_->spaces()[i].contents) {
+      memory_[i].Write(content.offset, content.bytes);
+    }
   }
 }
 
@@ -244,6 +256,7 @@ void Device::Reset() {
   std::fill(written_once_.begin(), written_once_.end(), 0);
   std::fill(armed_.begin(), armed_.end(), 0);
   for (MemoryStore& memory : memory_) memory.Clear();
+  FillContents();
   events_.clear();
   // Outputs and space states start over; the behaviours' resets set them again.
   std::fill(irq_outputs_.begin(), irq_outputs_.end(), 0);

@@ -334,6 +334,7 @@ class Device {
   void RefuseSpace(SpaceId space, Access& access);
   // Every space answers, but `state` spaces, which no bus access reaches.
   void ResetSpaceAccess();
+  void FillContents();
   // Copies register `id`'s value to the other registers over its storage.
   void SyncViews(RegisterId id) {
     const auto& regs = model_->registers();

@@ -236,6 +236,8 @@ struct ModelBuilder {
       s.size = space.size;
       s.widths = space.widths;
       s.pci_bar = space.pci_bar;
+      s.contents = space.contents;
+      s.dma = space.dma;
       s.natural_alignment = space.natural_alignment;
       s.indexed = space.indexed();
       s.unclaimed = space.unclaimed;

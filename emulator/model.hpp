@@ -149,6 +149,8 @@ struct SpaceModel {
   bool indexed = false;
   uint64_t unclaimed = 0;
   std::optional<unsigned> pci_bar;  // the PCI BAR it is (`pci_bar:`), for a transport to a real bus
+  std::vector<regdb::SpaceContent> contents;  // a memory space's bytes from reset
+  bool dma = false;                           // `dma: true`: host memory the device reaches by DMA
   DecodeTable decode;
   std::vector<RangeModel> ranges;  // sorted by base, disjoint
   std::vector<GateModel> gates;    // sorted by first, disjoint

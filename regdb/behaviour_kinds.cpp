@@ -115,12 +115,18 @@ std::optional<RegisterBits> ResolveRegisterBits(const YamlNode& node, std::strin
                                                 SchemaReader& reader) {
   auto text = reader.Text(node, what);
   if (!text) return std::nullopt;
-  size_t dot = text->find('.');
-  const Register* reg = RegisterNamedAt(node, text->substr(0, dot), what, database, reader);
+  return ResolveRegisterBitsNamed(node, *text, what, database, reader);
+}
+
+std::optional<RegisterBits> ResolveRegisterBitsNamed(const YamlNode& node, const std::string& text,
+                                                     std::string_view what, const Database& database,
+                                                     SchemaReader& reader) {
+  size_t dot = text.find('.');
+  const Register* reg = RegisterNamedAt(node, text.substr(0, dot), what, database, reader);
   if (!reg) return std::nullopt;
-  RegisterBits target{database.IndexOf(*reg), FieldBits::Of(reg->width_mask()), *text};
+  RegisterBits target{database.IndexOf(*reg), FieldBits::Of(reg->width_mask()), text};
   if (dot != std::string::npos) {
-    const Field* field = FieldNamedAt(node, *reg, text->substr(dot + 1), reader);
+    const Field* field = FieldNamedAt(node, *reg, text.substr(dot + 1), reader);
     if (!field) return std::nullopt;
     target.bits = FieldBits::Of(field->mask());
   }

@@ -73,6 +73,11 @@ const Field* FieldNamedAt(const YamlNode& node, const Register& reg, std::string
 // or nothing after reporting an unknown name (with a close match).
 std::optional<RegisterBits> ResolveRegisterBits(const YamlNode& node, std::string_view what, const Database& database,
                                                 SchemaReader& reader);
+// The same for a name the caller made (a doorbell template with its id
+// filled in), reported at `node`.
+std::optional<RegisterBits> ResolveRegisterBitsNamed(const YamlNode& node, const std::string& text,
+                                                     std::string_view what, const Database& database,
+                                                     SchemaReader& reader);
 
 // Shared by kind checks: resolves `key: REGISTER` (and an optional `field_key:
 // FIELD` of it) in the spec, reporting unknown names with a close match.

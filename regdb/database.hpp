@@ -53,6 +53,15 @@ using SpaceIndex = uint32_t;
 using RegisterIndex = uint32_t;
 inline constexpr uint32_t kUnresolved = ~uint32_t{0};
 
+// Bytes a memory space holds from reset (`contents:`): a structure the
+// device hands out by DMA (NVMe's Identify data), a ROM image.
+struct SpaceContent {
+  uint64_t offset = 0;
+  std::vector<uint8_t> bytes;
+  std::string doc;
+  SourceLoc loc;
+};
+
 struct Space {
   // The largest size a space may have (yaml/README.md: 1 ... 2^63): sums of
   // offsets and sizes inside a space stay clear of uint64_t's wrap.
@@ -67,6 +76,10 @@ struct Space {
   // The PCI BAR (0-5) this space is, for reading captures that carry bus
   // addresses (mmiotrace's PCIDEV and MAP lines); none for spaces no BAR maps.
   std::optional<unsigned> pci_bar;
+  std::vector<SpaceContent> contents;  // memory spaces only; disjoint, sorted by offset
+  // `dma: true`: the host memory the device reaches by DMA (a transport to
+  // a real bus backs it with the host's: `regemu boot`, the kernel's RAM).
+  bool dma = false;
   std::string doc;
   SourceLoc loc;
   SourceLoc size_loc;

@@ -1,4 +1,5 @@
 #include "regemu/regdb/document_reader.hpp"
+#include "regemu/regdb/space_contents.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,8 +14,8 @@ namespace {
 
 constexpr std::array<std::string_view, 11> kTopKeys{"device",    "doc",    "ref",        "include",  "spaces", "registers",
                                                     "blocks",    "ranges", "behaviours", "c_prefix", "changes"};
-constexpr std::array<std::string_view, 8> kSpaceKeys{"name",      "kind",    "size", "widths",
-                                                      "alignment", "unclaimed", "pci_bar", "doc"};
+constexpr std::array<std::string_view, 10> kSpaceKeys{"name",      "kind",    "size",     "widths", "alignment",
+                                                       "unclaimed", "pci_bar", "contents", "dma",    "doc"};
 constexpr std::array<std::string_view, 6> kBlockKeys{"name", "space", "instances", "registers", "doc", "ref"};
 constexpr std::array<std::string_view, 11> kRangeKeys{"name",   "kind",   "space",      "base", "size", "target",
                                                       "widths", "writes", "enabled_by", "doc",  "ref"};
@@ -147,6 +148,13 @@ class DocumentReader {
       space.unclaimed = reader_.Unsigned(*unclaimed, "unclaimed value").value_or(0);
     }
     if (const YamlNode* bar = node.Find("pci_bar")) ReadPciBar(*bar, space, reader_);
+    if (const YamlNode* contents = node.Find("contents")) ReadSpaceContents(*contents, space, reader_);
+    if (const YamlNode* dma = node.Find("dma")) {
+      space.dma = reader_.Bool(*dma, "dma").value_or(false);
+      if (space.dma && (space.kind != SpaceKind::kMemory || space.pci_bar)) {
+        reader_.Error(*dma, "dma is for a memory space that is no BAR (the host memory the device reaches)");
+      }
+    }
     if (const YamlNode* doc = node.Find("doc")) space.doc = reader_.Text(*doc, "doc").value_or("");
     db_.spaces.push_back(std::move(space));
   }

@@ -25,7 +25,7 @@ DeviceFunction::DeviceFunction(emulator::Device& device) : device_(device), bars
     }
     if (space.pci_bar && *space.pci_bar < kBars) {
       bars_[*space.pci_bar] = id;
-    } else if (space.kind == regdb::SpaceKind::kMemory) {
+    } else if (space.dma) {
       dma_spaces_.push_back(id);
     }
   }

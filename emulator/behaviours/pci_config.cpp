@@ -16,7 +16,10 @@
 //   §6.8.2.3) the request goes out the same way as vector 0's table entry
 //   says (its address, data and Mask Bit), held in the PBA while the vector
 //   or the whole function (Function Mask, bit 14) is masked; MSI-X takes
-//   precedence over MSI, and neither lets the INTx line assert.
+//   precedence over MSI, and neither lets the INTx line assert. With
+//   `vectors:` each bit of that register is one vector's request instead
+//   (a rising edge sends that vector's message), so a device with several
+//   completion queues interrupts on each queue's own vector.
 // - Aperture: the aperture BAR's low address bits read 0 as the size
 //   control field says (Intel MSAC.APSZ: bit_width(APSZ) bits from the BAR's
 //   lowest writable bit, 128 MiB << that).
@@ -114,6 +117,7 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
     requested_ = false;
     msi_was_enabled_ = false;
     msix_was_enabled_ = false;
+    vector_levels_ = 0;
     source_ = false;
     UpdateSpaces(context);
     ApplyAperture(context);
@@ -140,8 +144,19 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
               ") or disable MSI (" + model.registers()[config_->msi_control].name + " bit 0) first");
     }
     if (reg == config_->command || reg == config_->msi_control || reg == config_->msi_mask ||
-        reg == config_->msix_control || reg == config_->msix_vector_control) {
+        reg == config_->msix_control || IsVectorControl(reg)) {
       context.RefreshInterrupt();
+    }
+    if (reg == config_->msix_requests) OnStore(context, reg, before, after);  // a frontdoor write of the levels
+  }
+
+  // `vectors:`: a behaviour stored into the request register.
+  void OnStore(BehaviourContext& context, RegisterId reg, uint64_t, uint64_t) override {
+    if (reg != config_->msix_requests) return;
+    if (MsixEnabled(context)) {
+      UpdateVectors(context, false);
+    } else {
+      vector_levels_ = VectorLevels(context);
     }
   }
 
@@ -149,19 +164,23 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
     bool rising = requested && !requested_;
     requested_ = requested;
     bool msix = MsixEnabled(context);
+    bool enabling = msix && !msix_was_enabled_;
     // Enabling MSI-X while the request is up: its logic sees it rise.
-    if (msix && !msix_was_enabled_ && requested) rising = true;
+    if (enabling && requested) rising = true;
     msix_was_enabled_ = msix;
     if (msix) {
       msi_was_enabled_ = MsiEnabled(context);
       if (config_->status != kNoRegister) context.Poke(config_->status, context.Peek(config_->status) & ~kStatusInterrupt);
-      if (rising) {
-        SignalMsix(context);
+      if (config_->msix_requests != kNoRegister) {
+        UpdateVectors(context, enabling);
+      } else if (rising) {
+        SignalMsix(context, 0);
       } else {
-        DeliverPendingMsix(context);
+        DeliverPendingMsix(context, 0);
       }
       return false;  // MSI-X replaces the INTx line
     }
+    if (config_->msix_requests != kNoRegister) vector_levels_ = VectorLevels(context);
     bool enabled = MsiEnabled(context);
     // Enabling MSI while the request is up: the MSI logic sees it rise.
     if (enabled && !msi_was_enabled_ && requested) rising = true;
@@ -203,36 +222,69 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
   bool MsixEnabled(const BehaviourContext& context) const {
     return config_->has_msix && (context.Peek(config_->msix_control) & kMsixEnable) != 0;
   }
-  bool MsixMasked(const BehaviourContext& context) const {
-    return (context.Peek(config_->msix_control) & kMsixFunctionMask) != 0 ||
-           (context.Peek(config_->msix_vector_control) & kMsixVectorMask) != 0;
+  // `vectors:`: vector n's level is bit n of the request register, vector
+  // 0's also the function's request (the device's interrupt output).
+  uint64_t VectorLevels(const BehaviourContext& context) const {
+    size_t count = config_->msix_vectors.size();
+    uint64_t levels = context.Peek(config_->msix_requests);
+    if (count < 64) levels &= (uint64_t{1} << count) - 1;
+    return requested_ ? levels | 1 : levels;
   }
-  uint64_t MsixPendingBit() const { return uint64_t{1} << config_->msix_pending_bit; }
 
-  // A rising edge with MSI-X enabled: send vector 0's message, or set its
-  // pending bit while it (or the function) is masked (§6.8.2.9, §6.8.2.10).
-  void SignalMsix(BehaviourContext& context) {
-    if (MsixMasked(context)) {
+  // Each vector that rose (all that are up, when MSI-X was just enabled)
+  // sends or is held; the others deliver what a mask held.
+  void UpdateVectors(BehaviourContext& context, bool enabling) {
+    uint64_t levels = VectorLevels(context);
+    uint64_t rose = enabling ? levels : levels & ~vector_levels_;
+    vector_levels_ = levels;
+    for (size_t n = 0; n < config_->msix_vectors.size(); ++n) {
+      if ((rose >> n) & 1) {
+        SignalMsix(context, n);
+      } else {
+        DeliverPendingMsix(context, n);
+      }
+    }
+  }
+
+  bool IsVectorControl(RegisterId reg) const {
+    for (const PciConfigConfig::MsixVector& vector : config_->msix_vectors) {
+      if (vector.control == reg) return true;
+    }
+    return false;
+  }
+  bool MsixMasked(const BehaviourContext& context, size_t n) const {
+    return (context.Peek(config_->msix_control) & kMsixFunctionMask) != 0 ||
+           (context.Peek(config_->msix_vectors[n].control) & kMsixVectorMask) != 0;
+  }
+  uint64_t MsixPendingBit(size_t n) const { return uint64_t{1} << config_->msix_vectors[n].pending_bit; }
+
+  // A rising edge of vector n with MSI-X enabled: send its message, or set
+  // its pending bit while it (or the function) is masked (§6.8.2.9, §6.8.2.10).
+  void SignalMsix(BehaviourContext& context, size_t n) {
+    const PciConfigConfig::MsixVector& vector = config_->msix_vectors[n];
+    if (MsixMasked(context, n)) {
       Cover(context, points_->msix_held);
-      context.Poke(config_->msix_pending, context.Peek(config_->msix_pending) | MsixPendingBit());
+      context.Poke(vector.pending, context.Peek(vector.pending) | MsixPendingBit(n));
       return;
     }
-    DeliverMsix(context, points_->msix_sent);
+    DeliverMsix(context, n, points_->msix_sent);
   }
 
-  void DeliverPendingMsix(BehaviourContext& context) {
-    if (MsixMasked(context)) return;
-    uint64_t pending = context.Peek(config_->msix_pending);
-    if ((pending & MsixPendingBit()) == 0) return;
-    context.Poke(config_->msix_pending, pending & ~MsixPendingBit());
-    DeliverMsix(context, points_->msix_sent_on_unmask);
+  void DeliverPendingMsix(BehaviourContext& context, size_t n) {
+    const PciConfigConfig::MsixVector& vector = config_->msix_vectors[n];
+    if (MsixMasked(context, n)) return;
+    uint64_t pending = context.Peek(vector.pending);
+    if ((pending & MsixPendingBit(n)) == 0) return;
+    context.Poke(vector.pending, pending & ~MsixPendingBit(n));
+    DeliverMsix(context, n, points_->msix_sent_on_unmask);
   }
 
-  void DeliverMsix(BehaviourContext& context, uint32_t sent) {
+  void DeliverMsix(BehaviourContext& context, size_t n, uint32_t sent) {
     if (!BusMastering(context, "an MSI-X message", "MSI-X", config_->msix_control, kNoPoint)) return;
     Cover(context, sent);
-    uint64_t address = context.Peek(config_->msix_address) | (context.Peek(config_->msix_upper_address) << 32);
-    context.SendMessage(address, context.Peek(config_->msix_data));
+    const PciConfigConfig::MsixVector& vector = config_->msix_vectors[n];
+    uint64_t address = context.Peek(vector.address) | (context.Peek(vector.upper_address) << 32);
+    context.SendMessage(address, context.Peek(vector.data));
   }
 
   bool VectorMasked(const BehaviourContext& context) const {
@@ -323,6 +375,7 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
   bool requested_ = false;        // the request as last routed
   bool msi_was_enabled_ = false;  // MSI enable as last routed
   bool msix_was_enabled_ = false;  // MSI-X enable as last routed
+  uint64_t vector_levels_ = 0;     // `vectors:`: each vector's level as last seen
   bool source_ = false;           // `inject pci-request`
 };
 
@@ -337,9 +390,12 @@ class PciConfigProgram : public BehaviourProgram {
   std::vector<RegisterId> WriteHooks() const override {
     std::vector<RegisterId> hooks;
     for (RegisterId reg : {config_.command, config_.power, config_.msi_control, config_.msi_address, config_.msi_data,
-                           config_.msi_mask, config_.msix_control, config_.msix_vector_control, config_.aperture,
+                           config_.msi_mask, config_.msix_control, config_.msix_requests, config_.aperture,
                            config_.aperture_size}) {
       if (reg != kNoRegister) hooks.push_back(reg);
+    }
+    for (const PciConfigConfig::MsixVector& vector : config_.msix_vectors) {
+      if (vector.control != kNoRegister) hooks.push_back(vector.control);
     }
     return hooks;
   }

@@ -184,6 +184,7 @@ TEST(NvmeAdminCheckTest, ReportsMistakesAtTheirLines) {
                                         "  - " << nvme << "/pci_behaviour.yaml\n"
                                         "  - " << nvme << "/controller.yaml\n"
                                         "  - " << nvme << "/controller_behaviour.yaml\n"
+                                        "  - " << NVME_PLUGIN_DIR << "/my_nvme/admin_ring.yaml\n"
                                         "spaces:\n"
                                         "  - {name: config, kind: pci-config, size: 0x1000}\n"
                                         "  - {name: bar0, kind: mmio, size: 0x4000, widths: [32, 64], pci_bar: 0}\n"
@@ -191,26 +192,26 @@ TEST(NvmeAdminCheckTest, ReportsMistakesAtTheirLines) {
                                         "behaviours:\n"
                                         "  - name: commands\n"
                                         "    kind: nvme-admin\n"
-                                        "    ring: admn\n"                   // line 14
-                                        "    memory: bar0\n"                 // line 15
+                                        "    ring: admn\n"                   // line 15
+                                        "    memory: bar0\n"                 // line 16
                                         "    completion_tail: ADMIN_CQ_TAIL\n"
-                                        "    vendor_id: ID.VIDD\n"           // line 17
+                                        "    vendor_id: ID.VIDD\n"           // line 18
                                         "    subsystem_vendor_id: SS.SSVID\n"
-                                        "    max_io_queues: 0\n"             // line 19
+                                        "    max_io_queues: 0\n"             // line 20
                                         "    namespace_blocks: 0x1000\n"
                                         "    serial: \"S\"\n"
                                         "    model: \"M\"\n"
-                                        "    firmware: \"a firmware name\"\n";  // line 23
+                                        "    firmware: \"a firmware name\"\n";  // line 24
   regemu::regdb::LoadedDatabase loaded = regemu::regdb::LoadAndCheck(dir);
   std::string report = regemu::regdb::FormatDiagnostics(loaded.sources, loaded.diagnostics);
   EXPECT_EQ(loaded.diagnostics.error_count(), 5u) << report;
-  EXPECT_THAT(report, HasSubstr("device.yaml:14:11: error: nvme-admin behaviour 'commands': 'admn' is not a ring "
+  EXPECT_THAT(report, HasSubstr("device.yaml:15:11: error: nvme-admin behaviour 'commands': 'admn' is not a ring "
                                 "behaviour of the database"));
   EXPECT_THAT(report, HasSubstr("did you mean 'admin'"));
-  EXPECT_THAT(report, HasSubstr("device.yaml:15:13: error"));
-  EXPECT_THAT(report, HasSubstr("device.yaml:17:16: error"));
-  EXPECT_THAT(report, HasSubstr("device.yaml:19:20: error"));
-  EXPECT_THAT(report, HasSubstr("device.yaml:23:15: error"));
+  EXPECT_THAT(report, HasSubstr("device.yaml:16:13: error"));
+  EXPECT_THAT(report, HasSubstr("device.yaml:18:16: error"));
+  EXPECT_THAT(report, HasSubstr("device.yaml:20:20: error"));
+  EXPECT_THAT(report, HasSubstr("device.yaml:24:15: error"));
 }
 
 }  // namespace

@@ -182,17 +182,37 @@ std::optional<SpaceIndex> SpaceOfBar(const Database& database, uint64_t bir) {
 
 // MSI-X: `control` (Message Control, 16 bits), `table` and `pba` (the
 // Table and PBA Offset/BIR registers, 32 bits, read-only: their reset
-// values say where vector 0's entry and pending bit are).
+// values say where the entries and pending bits are); `vectors` (optional)
+// the register whose bit n is vector n's request.
 void CheckMsix(const BehaviourSpec& spec, const YamlNode& msix, const Database& database, SchemaReader& reader,
                PciConfigConfig& config, const std::function<RegisterIndex(const YamlNode&, std::string_view, unsigned,
                                                                           bool)>& resolve) {
-  static constexpr std::array<std::string_view, 3> kMsixKeys{"control", "table", "pba"};
+  static constexpr std::array<std::string_view, 4> kMsixKeys{"control", "table", "pba", "vectors"};
   config.has_msix = true;
   if (!reader.ExpectMap(msix, "the MSI-X capability's registers", kMsixKeys)) return;
   config.msix_control = resolve(msix, "control", 16, true);
   RegisterIndex table = resolve(msix, "table", 32, true);
   RegisterIndex pba = resolve(msix, "pba", 32, true);
   std::string who = "pci-config behaviour '" + spec.name + "': ";
+  // Table Size (Message Control 10:0) is N - 1.
+  uint64_t count = 1;
+  if (const YamlNode* vectors = msix.Find("vectors")) {
+    if (auto name = reader.Identifier(*vectors, "vectors")) {
+      if (const Register* reg = RegisterNamedAt(*vectors, *name, who + "`vectors`", database, reader)) {
+        config.msix_requests = database.IndexOf(*reg);
+        if (config.msix_control != PciConfigConfig::kNone) {
+          count = (database.registers[config.msix_control].reset & 0x7FF) + 1;
+          if (count > reg->width) {
+            reader.Error(*vectors, who + "the MSI-X table has " + std::to_string(count) + " vectors (" +
+                                       database.registers[config.msix_control].name + " Table Size), but '" + *name +
+                                       "' has " + std::to_string(reg->width) + " bits, one per vector's request");
+            count = reg->width;
+          }
+        }
+      }
+    }
+  }
+  config.msix_vectors.assign(count, PciConfigConfig::MsixVector{});
   // Where an Offset/BIR register points: the space of its BAR and the byte offset.
   auto locate = [&](RegisterIndex reg, std::string_view key, std::string_view what) -> std::optional<std::pair<SpaceIndex, uint64_t>> {
     if (reg == PciConfigConfig::kNone) return std::nullopt;
@@ -211,29 +231,37 @@ void CheckMsix(const BehaviourSpec& spec, const YamlNode& msix, const Database& 
   if (auto where = locate(table, "table", "table")) {
     auto [space, offset] = *where;
     const YamlNode& at = *msix.Find("table");
-    RegisterIndex* dwords[4] = {&config.msix_address, &config.msix_upper_address, &config.msix_data,
-                                &config.msix_vector_control};
     static constexpr const char* kNames[4] = {"Message Address", "Message Upper Address", "Message Data",
                                               "Vector Control"};
-    for (unsigned i = 0; i < 4; ++i) {
-      const Register* reg = RegisterStartingAt(database, space, offset + 4 * i, 32);
-      if (!reg) {
-        reader.Error(at, who + "no 32-bit register of space '" + database.spaces[space].name + "' starts at " +
-                             Hex(offset + 4 * i) + ", vector 0's " + kNames[i] + " in the MSI-X table");
-        continue;
+    for (uint64_t n = 0; n < count; ++n) {
+      PciConfigConfig::MsixVector& vector = config.msix_vectors[n];
+      RegisterIndex* dwords[4] = {&vector.address, &vector.upper_address, &vector.data, &vector.control};
+      for (unsigned i = 0; i < 4; ++i) {
+        uint64_t entry = offset + 16 * n + 4 * i;
+        const Register* reg = RegisterStartingAt(database, space, entry, 32);
+        if (!reg) {
+          reader.Error(at, who + "no 32-bit register of space '" + database.spaces[space].name + "' starts at " +
+                               Hex(entry) + ", vector " + std::to_string(n) + "'s " + kNames[i] +
+                               " in the MSI-X table");
+          return;
+        }
+        *dwords[i] = database.IndexOf(*reg);
       }
-      *dwords[i] = database.IndexOf(*reg);
     }
   }
   if (auto where = locate(pba, "pba", "pending bit array")) {
     auto [space, offset] = *where;
-    const Register* reg = RegisterHolding(database, space, offset);
-    if (!reg) {
-      reader.Error(*msix.Find("pba"), who + "no register of space '" + database.spaces[space].name +
-                                          "' holds the MSI-X pending bit array at " + Hex(offset));
-    } else {
-      config.msix_pending = database.IndexOf(*reg);
-      config.msix_pending_bit = static_cast<unsigned>(8 * (offset - reg->offset));
+    for (uint64_t n = 0; n < count; ++n) {
+      uint64_t byte = offset + n / 8;
+      const Register* reg = RegisterHolding(database, space, byte);
+      if (!reg) {
+        reader.Error(*msix.Find("pba"), who + "no register of space '" + database.spaces[space].name +
+                                            "' holds the MSI-X pending bit of vector " + std::to_string(n) + " at " +
+                                            Hex(byte));
+        return;
+      }
+      config.msix_vectors[n].pending = database.IndexOf(*reg);
+      config.msix_vectors[n].pending_bit = static_cast<unsigned>(8 * (byte - reg->offset) + n % 8);
     }
   }
 }

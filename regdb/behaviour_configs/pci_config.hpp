@@ -26,16 +26,23 @@ struct PciConfigConfig : BehaviourConfig {
   RegisterIndex msi_mask = kNone;  // per-vector masking: both or neither
   RegisterIndex msi_pending = kNone;
   // MSI-X (PCI Local Bus 3.0 §6.8.2): Message Control in configuration
-  // space; vector 0's table entry (four dwords) and the PBA word holding its
-  // pending bit, registers of the BAR that MTAB's and MPBA's BIR names.
+  // space; each vector's table entry (four dwords) and the PBA word holding
+  // its pending bit, registers of the BAR that MTAB's and MPBA's BIR names.
+  struct MsixVector {
+    RegisterIndex address = kNone;  // Message Address (low dword)
+    RegisterIndex upper_address = kNone;
+    RegisterIndex data = kNone;
+    RegisterIndex control = kNone;  // Vector Control
+    RegisterIndex pending = kNone;  // the register holding the vector's PBA bit
+    unsigned pending_bit = 0;       // that bit, within `pending`
+  };
   bool has_msix = false;
   RegisterIndex msix_control = kNone;
-  RegisterIndex msix_address = kNone;  // entry 0, Message Address (low dword)
-  RegisterIndex msix_upper_address = kNone;
-  RegisterIndex msix_data = kNone;
-  RegisterIndex msix_vector_control = kNone;
-  RegisterIndex msix_pending = kNone;  // the register holding PBA bit 0
-  unsigned msix_pending_bit = 0;       // bit 0 of the PBA, within msix_pending
+  // Vector 0 alone (the device's one interrupt request), or with `vectors:`
+  // every vector of the table (Table Size + 1).
+  std::vector<MsixVector> msix_vectors;
+  // `vectors:`: bit n of this register is vector n's request.
+  RegisterIndex msix_requests = kNone;
   RegisterIndex aperture = kNone;  // the aperture BAR
   RegisterIndex aperture_size = kNone;
   FieldBits aperture_size_bits;  // its size control field (Intel MSAC.APSZ)

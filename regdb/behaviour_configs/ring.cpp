@@ -1,6 +1,7 @@
 // `kind: ring`: the check of a doorbell-driven submission/completion queue
 // pair, the only reader of its YAML (yaml/README.md, "kind: ring").
 #include "regemu/regdb/behaviour_configs/ring.hpp"
+#include "regemu/regdb/behaviour_configs/ring_actions.hpp"
 #include "regemu/regdb/register_scope.hpp"
 
 #include <algorithm>
@@ -15,15 +16,18 @@
 namespace regemu::regdb {
 namespace {
 
-constexpr std::array<std::string_view, 14> kKeys{"kind",     "name",     "memory",         "enabled", "reset_when",
-                                                 "submission", "completion", "sq_id",       "fields",  "commands",
-                                                 "default_status", "latency", "doc",          "ref"};
+constexpr std::array<std::string_view, 19> kKeys{
+    "kind",   "name",     "memory",   "enabled",      "reset_when",    "submission", "completion",
+    "sq_id",  "fields",   "commands", "default_status", "latency",     "queues",     "max_size",
+    "queue_status", "vector_status", "data", "doc", "ref"};
 constexpr std::array<std::string_view, 6> kSubmissionKeys{"base", "size", "entry_size", "tail_doorbell", "head", "doc"};
 constexpr std::array<std::string_view, 10> kCompletionKeys{"base",  "size",        "entry_size", "head_doorbell", "tail",
                                                            "phase", "phase_start", "interrupt",  "entry",         "doc"};
 constexpr std::array<std::string_view, 4> kFieldKeys{"offset", "width", "bits", "doc"};
 constexpr std::array<std::string_view, 4> kEntryKeys{"offset", "width", "value", "doc"};
-constexpr std::array<std::string_view, 6> kCommandKeys{"name", "when", "status", "result", "writes", "doc"};
+constexpr std::array<std::string_view, 12> kCommandKeys{
+    "name", "when", "status", "result", "writes", "copy", "create_submission_queue", "create_completion_queue",
+    "delete_submission_queue", "delete_completion_queue", "hold", "doc"};
 constexpr std::array<std::string_view, 4> kWriteKeys{"address", "width", "value", "doc"};
 // An entry larger than this is not a queue entry (storage queues' are 64 and 16 bytes).
 constexpr uint64_t kMaxEntrySize = 4096;
@@ -41,9 +45,10 @@ struct RingName {
   unsigned width;
   RingNames from;  // the first scope that has it
 };
-constexpr std::array<RingName, 6> kRingNames{{
+constexpr std::array<RingName, 7> kRingNames{{
     {"sq_head", kRingSqHead, 64, RingNames::kCommand},
     {"sq_id", kRingSqId, 64, RingNames::kCommand},
+    {"cq_id", kRingCqId, 64, RingNames::kCommand},
     {"phase", kRingPhase, 1, RingNames::kCommand},
     {"cq_tail", kRingCqTail, 64, RingNames::kCommand},
     {"status", kRingStatus, 64, RingNames::kCompletion},
@@ -137,6 +142,8 @@ class RingChecker {
     config_ = config.get();
     if (const YamlNode* ref = spec_.yaml.Find("ref")) config->ref = reader_.Text(*ref, "ref").value_or("");
     ReadMemory();
+    RingScope set_scope(database_, *config_, field_names_, RingNames::kQueue);
+    ring_detail::ReadQueueSet(spec_.yaml, *config, database_, reader_, what_, Reader(set_scope));
     const YamlNode* submission = reader_.Required(spec_.yaml, "submission", what_);
     const YamlNode* completion = reader_.Required(spec_.yaml, "completion", what_);
     // The submission entry's size first: the fields are checked against it.
@@ -149,6 +156,10 @@ class RingChecker {
       ReadCompletion(*completion);
     }
     CheckDoorbells();
+    RingScope command_scope(database_, *config_, field_names_, RingNames::kCommand);
+    if (const YamlNode* data = spec_.yaml.Find("data")) {
+      config->data = ring_detail::ReadDataPointer(*data, reader_, what_, Reader(command_scope));
+    }
     RingScope queue_scope(database_, *config_, field_names_, RingNames::kQueue);
     if (const YamlNode* enabled = spec_.yaml.Find("enabled")) {
       config->enabled = ReadExpression(*enabled, queue_scope, "`enabled` of " + what_, ExpressionType::kNumber);
@@ -196,6 +207,12 @@ class RingChecker {
     config_->memory = *index;
   }
 
+  ring_detail::ExpressionReader Reader(const ExpressionScope& scope) {
+    return [this, &scope](const YamlNode& node, const std::string& what, ExpressionType type) {
+      return ReadExpression(node, scope, what, type);
+    };
+  }
+
   std::optional<Expression> ReadExpression(const YamlNode& node, const ExpressionScope& scope, const std::string& what,
                                            ExpressionType type) {
     return ParseTypedExpression(node, scope, reader_, what, type, "0ns, 2us, CAP.TO * 500ms");
@@ -225,8 +242,11 @@ class RingChecker {
       queue.entry_size = reader_.Unsigned(*entry_size, "entry_size", 1, kMaxEntrySize).value_or(0);
     }
     if (doorbell != nullptr) {
-      if (auto bits = ResolveRegisterBits(*doorbell, std::string(doorbell_key) + " of " + what, database_, reader_)) {
-        queue.doorbell = std::move(*bits);
+      auto all = ring_detail::ReadDoorbells(*doorbell, config_->queues, std::string(doorbell_key) + " of " + what,
+                                            database_, reader_);
+      if (!all.empty()) {
+        queue.doorbell = all.front();
+        (&queue == &config_->submission ? config_->tail_doorbells : config_->head_doorbells) = std::move(all);
         doorbells_.push_back(doorbell);
       }
     }
@@ -385,6 +405,7 @@ class RingChecker {
         }
       }
       if (const YamlNode* writes = item.Find("writes")) ok = ReadWrites(*writes, scope, what, command.writes) && ok;
+      ok = ring_detail::ReadCommandActions(item, command, *config_, database_, reader_, what, Reader(scope)) && ok;
       if (!ok) continue;
       if (catch_all) {
         reader_.diagnostics().Warning(WarningCode::kRingCommandUnreachable, name->loc,

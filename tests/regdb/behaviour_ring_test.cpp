@@ -375,5 +375,64 @@ TEST(RingConfigTest, EveryMistakeIsReported) {
   EXPECT_EQ(loaded.diagnostics.error_count(), 2u) << Rendered(loaded);
 }
 
+// ------------------------------------------------- queue sets and data
+
+TEST(RingConfigTest, ASetOfQueuesNeedsADoorbellPerIdAndResolvesEach) {
+  ExpectErrorAt(With("    default_status: 0x01", "    default_status: 0x01\n    queues: 2"), "SQ0TDBL.SQT",
+                "the ring has 2 queues, so the doorbell names a register per queue id with {id}");
+  std::string templated = With("tail_doorbell: SQ0TDBL.SQT", "tail_doorbell: \"SQ{id}TDBL.SQT\"");
+  templated = templated.replace(templated.find("head_doorbell: CQ0HDBL.CQH"), 26, "head_doorbell: \"CQ{id}HDBL.CQH\"");
+  templated = templated.replace(templated.find("    default_status: 0x01"), 24, "    default_status: 0x01\n    queues: 2");
+  ExpectErrorAt(templated, "\"SQ{id}TDBL.SQT\"", "SQ1TDBL");
+}
+
+TEST(RingConfigTest, QueueActionsNeedASetOfQueuesAndOneActionPerCommand) {
+  ExpectErrorAt(With("      - {name: set_features, when: \"entry.OPC == 0x09\", status: 0, result: \"entry.CDW11\"}",
+                     "      - {name: create, delete_submission_queue: entry.CNS}"),
+                "entry.CNS}", "the ring has one queue pair (give `queues:`");
+}
+
+TEST(RingConfigTest, ACopyNamesItsEndsAndTheDataPointerMustExist) {
+  auto command = [](std::string_view copy) {
+    return With("      - {name: set_features, when: \"entry.OPC == 0x09\", status: 0, result: \"entry.CDW11\"}",
+                "      - {name: move, copy: " + std::string(copy) + "}");
+  };
+  ExpectErrorAt(command("{from: data, to: {space: host, offset: 0}, bytes: 4}"), "data, to",
+                "the ring has no `data:` saying where it is");
+  ExpectErrorAt(command("{from: zeros, to: zeros, bytes: 4}"), "zeros, bytes", "expected `data` or {space: NAME");
+  ExpectErrorAt(command("{from: zeros, to: {space: hots, offset: 0}, bytes: 4}"), "hots",
+                "'hots' is not a memory space");
+  ExpectErrorAt(command("{from: zeros, to: {space: host, offset: entry.NOPE}, bytes: 4}"), "entry.NOPE", "entry.NOPE");
+  std::string with_data = command("{from: data, to: data, bytes: 4}");
+  with_data.replace(with_data.find("    default_status: 0x01"), 24,
+                    "    default_status: 0x01\n    data: {first: entry.PRP1, second: 0, page_size: 4096}");
+  ExpectErrorAt(with_data, "data, bytes", "both ends are the data pointer");
+}
+
+TEST(RingConfigTest, AQueueSetChecksCleanWithEveryAction) {
+  std::string yaml = With("      - {name: set_features, when: \"entry.OPC == 0x09\", status: 0, result: \"entry.CDW11\"}",
+                          "      - {name: hold, when: \"entry.OPC == 0x0C\", hold: true}\n"
+                          "      - {name: move, copy: [{from: zeros, to: data, bytes: 64}, {from: data, to: {space: "
+                          "host, offset: \"entry.CDW10 * 512\"}, bytes: 512}]}");
+  yaml.replace(yaml.find("    default_status: 0x01"), 24,
+               "    default_status: 0x01\n"
+               "    data: {first: entry.PRP1, second: entry.CDW11, page_size: \"0x1000\", error_status: 0x13}\n"
+               "    queue_status: {invalid_id: 0x101, in_use: 0x10C}\n"
+               "    vector_status: ADMIN_IS");
+  LoadedDatabase loaded = CheckYaml(yaml);
+  ASSERT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
+  const RingConfig* config = ConfigAs<RingConfig>(loaded.database.behaviours[0]);
+  ASSERT_NE(config, nullptr);
+  ASSERT_TRUE(config->data.has_value());
+  EXPECT_EQ(config->data->error_status, 0x13u);
+  EXPECT_EQ(config->queue_status.in_use, 0x10Cu);
+  EXPECT_EQ(config->vector_status, loaded.database.FindRegister("ADMIN_IS"));
+  ASSERT_EQ(config->commands.size(), 3u);
+  EXPECT_TRUE(config->commands[1].hold);
+  ASSERT_EQ(config->commands[2].copies.size(), 2u);
+  EXPECT_EQ(config->commands[2].copies[0].from.kind, RingCopyEnd::Kind::kZeros);
+  EXPECT_EQ(config->commands[2].copies[1].to.kind, RingCopyEnd::Kind::kSpace);
+}
+
 }  // namespace
 }  // namespace regemu::regdb

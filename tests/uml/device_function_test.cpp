@@ -28,7 +28,7 @@ constexpr const char* kDevice = R"(device: fn
 spaces:
   - {name: config, kind: pci-config, size: 0x100}
   - {name: bar0, kind: mmio, size: 0x1000, pci_bar: 0, widths: [32, 64]}
-  - {name: host, kind: memory, size: 0x100000000}
+  - {name: host, kind: memory, size: 0x100000000, dma: true}
 registers:
   - {name: VID, space: config, offset: 0x0, width: 16, reset: 0x1b36, access: ro}
   - {name: DID, space: config, offset: 0x2, width: 16, reset: 0x0010, access: ro}

@@ -313,9 +313,8 @@ int main(int argc, char** argv) {
   boot_cmd->add_option("--trace", boot.trace, "Write each device's accesses as a script (FILE, or FILE.N for several)");
   boot_cmd->add_option("DB", boot.databases, "Databases with a pci-config space, one per PCI slot (at most 8)")
       ->required();
-  boot_cmd->add_option("KERNEL_ARGS", boot.kernel_args, "After --: more kernel command-line arguments");
-  boot_cmd->positionals_at_end(false);
-  boot_cmd->footer("Exit status: 0 the kernel powered off and no violation (strict); 1 violations; 2 usage or a bad "
+  boot_cmd->footer("Arguments after -- are appended to the kernel's command line.\n"
+                   "Exit status: 0 the kernel powered off and no violation (strict); 1 violations; 2 usage or a bad "
                    "database; 3 the kernel panicked, hung past --timeout, or could not start.");
 
   regemu::tools::ServeCommandOptions serve;
@@ -329,6 +328,16 @@ int main(int argc, char** argv) {
   serve_cmd->add_option("DB", serve.database, "A database with a pci-config space")->required();
 
   if (ReportUnknownSubcommand(app, argc, argv)) return 2;
+  // `regemu boot ... DB... -- KERNEL_ARGS...`: CLI11 would hand the words
+  // after `--` to DB (a list), so they are split off before it parses.
+  if (argc > 1 && std::string_view(argv[1]) == "boot") {
+    for (int i = 2; i < argc; ++i) {
+      if (std::string_view(argv[i]) != "--") continue;
+      boot.kernel_args.assign(argv + i + 1, argv + argc);
+      argc = i;
+      break;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
