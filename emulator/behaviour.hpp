@@ -115,7 +115,9 @@ class BehaviourContext {
   bool records_wanted() const;
   // Records a violation at `reg` (e.g. a `protocol` rule the driver broke).
   void ReportViolation(ViolationKind kind, RegisterId reg, std::string rule);
-  // Records a violation at a place no register holds (a command packet in memory).
+  // Records a violation at a place no register holds (a command packet in
+  // memory). From a hook of a frontdoor access it is that access's (the
+  // doorbell write that made a ring read the packet), as ReportViolation's.
   void ReportViolationAt(ViolationKind kind, SpaceId space, uint64_t offset, std::string rule);
   // An access by the device's own hardware (a command processor executing
   // register packets): through the frontdoor, with its access policies,

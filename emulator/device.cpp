@@ -593,6 +593,12 @@ void BehaviourContext::SetSpaceAccess(SpaceId space, SpaceAccess access, std::st
   device_.space_access_why_.at(space) = std::move(why);
 }
 void BehaviourContext::ReportViolationAt(ViolationKind kind, SpaceId space, uint64_t offset, std::string rule) {
+  if (device_.in_flight_ != nullptr) {
+    // From a hook of a frontdoor access (a doorbell write that made a ring
+    // read a malformed command): that access is the driver's line to blame.
+    device_.Violate(*device_.in_flight_, kind, kNoRegister, 0, std::move(rule));
+    return;
+  }
   TraceEntry entry{device_.sequence_, device_.now_ns_, offset, 0, kNoRegister, space, 32, TraceOp::kRead,
                    TraceOutcome::kOk, 0};
   Device::Access access(entry);

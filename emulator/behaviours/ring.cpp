@@ -37,8 +37,10 @@ using regdb::RingCopy;
 using regdb::RingCopyEnd;
 using regdb::RingQueue;
 
-// A copy larger than this is refused (a malformed length, not data).
-constexpr uint64_t kMaxCopyBytes = uint64_t{1} << 30;
+// A copy larger than this is refused: a malformed length, not data (NVMe's
+// MDTS keeps a real transfer far below it), and the bound keeps a hostile
+// command from making the device allocate gigabytes.
+constexpr uint64_t kMaxCopyBytes = uint64_t{16} << 20;
 
 // Which queue a doorbell register rings.
 struct Doorbell {
