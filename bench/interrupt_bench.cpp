@@ -1,6 +1,7 @@
 // The `gen11-interrupts` behaviour on the shipped yaml/icl: one render
 // interrupt injected and serviced by i915's full Gen11 handler sequence
-// (driver-facts 1.6) through the frontdoor: master disable, master read,
+// (i915_irq.c gen11_irq_handler, gt/intel_gt_irq.c) through the frontdoor:
+// master disable, master read,
 // DW0 read, selector write, identity read, identity DATA_VALID write, DW0
 // clear, master enable (8 accesses). Reported as interrupts/s, against the
 // same 8 accesses on a raw array in the same run.

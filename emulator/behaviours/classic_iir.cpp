@@ -1,5 +1,5 @@
 // `kind: classic-iir`: an Intel ISR/IMR/IIR/IER quadruplet (GU_MISC, PCU,
-// display units; driver-facts 1.1, 1.6-1.8). i915 semantics:
+// display units; i915 gt/intel_gt_irq.c). i915 semantics:
 //   - ISR is the live status of the sources (`inject NAME BIT on|off`);
 //   - an event on bit b is latched into IIR b only while IMR b is 0 (a
 //     masked event is not latched; a source still live when IMR b is
@@ -8,7 +8,7 @@
 //   - the output is (IIR & IER) != 0, to the interrupt parent or the device:
 //     one source (status IIR, enable IER, bit by bit) of the interrupt
 //     roll-up every kind shares (InterruptRollup, `kind: interrupts`).
-// Protocol rule (i915 gen3_assert_iir_is_zero, driver-facts 1.8): IIR must
+// Protocol rule (i915_irq.c gen3_assert_iir_is_zero, from gen3_irq_init): IIR must
 // be zero when IER goes from 0 to enabling bits (GEN3_IRQ_INIT).
 #include <memory>
 #include <string>

@@ -1,4 +1,4 @@
-// `kind: forcewake`: power domains of an Intel GPU (driver-facts 2.1-2.4).
+// `kind: forcewake`: power domains of an Intel GPU (i915 intel_uncore.c).
 // Each domain has a masked request register (the core applies the masked
 // write: bits 31:16 enable bits 15:0) and an ack register whose bits 15:0
 // follow the request's bits 15:0 `latency` of virtual time after each write.

@@ -1,6 +1,6 @@
 // `kind: gen11-interrupts`: the Gen11 hierarchical GT interrupt logic (seed
 // 001 "Interrupts": Host SW Interface, Interrupt Aggregating Logic, Shared
-// IIR/Selector, Enable and Mask Registers; driver-facts 1.1-1.8). The engine
+// IIR/Selector, Enable and Mask Registers; i915 gt/intel_gt_irq.c). The engine
 // table (class, instance, GT INT DW bank and bit, enable and mask halves)
 // comes from the checked configuration (regdb/behaviour_configs/
 // gen11_interrupts.hpp); this file only interprets it.

@@ -35,7 +35,7 @@ using regdb::OaUnitConfig;
 constexpr uint64_t kNever = ~uint64_t{0};
 constexpr uint64_t kAddressMask = 0xFFFFFFC0;
 
-// Register bits, i915's (driver-facts 3.1).
+// Register bits, i915's (i915 i915_perf_oa_regs.h, i915_reg.h).
 namespace hsw {
 constexpr uint64_t kEnable = 1u << 0, kContextFilter = 1u << 1, kTimerEnable = 1u << 5;
 constexpr unsigned kFormatShift = 2, kExponentShift = 6;

@@ -1,5 +1,5 @@
 // `kind: pci-config`: what a PCI function's configuration registers do to
-// the rest of the device (PCI Local Bus 3.0, PCI PM 1.2; driver-facts 4):
+// the rest of the device (PCI Local Bus 3.0, PCI PM 1.2; Linux drivers/pci):
 //
 // - Memory decode: the memory spaces (BARs) answer only while the command
 //   register's Memory Space Enable (bit 1) is set; otherwise every access is

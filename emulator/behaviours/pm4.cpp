@@ -1,7 +1,7 @@
 // `kind: pm4`: an AMD command processor (CP) executing an indirect buffer
 // of PM4 type-3 packets from a memory space, as the ROCm profilers
 // (aqlprofile) program and read the perf counters
-// (../shared/reference/amd-facts.md 5):
+// (ROCm/aqlprofile):
 //   inject pm4 SPACE ADDRESS DWORDS
 // Packets: SET_UCONFIG_REG and SET_SH_REG (register writes), COPY_DATA
 // (register or immediate to memory or register, 32 or 64 bits),

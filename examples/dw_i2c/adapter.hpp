@@ -1,7 +1,7 @@
 #pragma once
 // A DesignWare I2C adapter driven the way Linux drives it
-// (drivers/i2c/busses/i2c-designware-common.c and -master.c; dw-i2c-facts
-// §4), reduced to its register accesses, against the generated header
+// (drivers/i2c/busses/i2c-designware-common.c and -master.c), reduced to
+// its register accesses, against the generated header
 // (regemu/regs/dw_i2c.hpp) and the MmioBus seam: i2c_dw_probe's
 // IC_COMP_TYPE check and FIFO depths, __i2c_dw_disable's IC_ENABLE_STATUS
 // polling, i2c_dw_init_master at 400 kHz from a 120 MHz ic_clk (Intel

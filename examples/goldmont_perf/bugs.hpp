@@ -2,7 +2,7 @@
 // The mistakes the example Goldmont PMU driver can be told to make, one
 // switch each, so tests and the demo show what regemu reports for each.
 // A driver with no bug set is the one that mirrors Linux perf
-// (arch/x86/events/intel/core.c, pmu-facts.md 4).
+// (arch/x86/events/intel/core.c).
 
 #include <cstdint>
 #include <string_view>

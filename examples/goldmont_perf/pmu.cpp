@@ -23,7 +23,7 @@ std::optional<unsigned> FixedCounterFor(uint16_t code) {
 }
 
 // Linux clamps a period into [2, max_period]; max_period is half the
-// counter with full-width writes, 2^31 - 1 without (pmu-facts.md 1).
+// counter with full-width writes, 2^31 - 1 without (Intel SDM Vol. 3 (2016) p. 18-29, Table 18-18).
 int64_t MaxPeriod(bool full_width) {
   return full_width ? static_cast<int64_t>((uint64_t{1} << (GoldmontPmu::kCounterBits - 1)) - 1)
                     : (int64_t{1} << 31) - 1;

@@ -3,7 +3,7 @@
 // (an MmioBus on the `msr` space: offset = MSR number, 64-bit accesses),
 // written against the generated header of yaml/goldmont
 // (regemu/regs/goldmont.hpp). What it does, in Linux's order
-// (pmu-facts.md 4):
+// (Linux arch/x86/events/intel/core.c):
 //   - Probe: capabilities (full-width writes), selects and fixed control
 //     left by firmware, and the write/read-back check of a free counter;
 //   - Start: counting or sampling events on the fixed counters (INST_RETIRED

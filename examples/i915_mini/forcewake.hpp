@@ -1,6 +1,6 @@
 #pragma once
-// Force-wake on Ice Lake, as i915 does it (intel_uncore.c, driver-facts
-// 2.1-2.3): a masked request register per power domain and an ack
+// Force-wake on Ice Lake, as i915 does it (intel_uncore.c): a masked
+// request register per power domain and an ack
 // register the driver polls. Registers in a domain's ranges answer only
 // while the domain is held awake.
 

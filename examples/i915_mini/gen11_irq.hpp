@@ -1,5 +1,5 @@
 #pragma once
-// Gen11 GT interrupts as i915 drives them (driver-facts 1.6-1.8):
+// Gen11 GT interrupts as i915 drives them (i915 gt/intel_gt_irq.c):
 // gen11_irq_reset, gen11_irq_postinstall and gen11_irq_handler with its
 // selector/identity service of each pending engine. A template over the
 // register IO (anything with Read/Write(offset, width[, value])), so the

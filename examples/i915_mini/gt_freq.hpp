@@ -1,6 +1,6 @@
 #pragma once
 // The GT frequency limits and status i915 reads from the host bridge's
-// MCHBAR through its mirror in GTTMMADR (intel_rps.c, driver-facts 4.7).
+// MCHBAR through its mirror in GTTMMADR (intel_rps.c, i915 intel_mchbar_regs.h).
 
 #include <cstdint>
 

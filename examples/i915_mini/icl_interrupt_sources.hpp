@@ -1,7 +1,7 @@
 #pragma once
 // Where each Ice Lake interrupt source reports: its engine class and
 // instance (what the identity register names) and its GT INT DW bank and
-// bit (driver-facts 1.3; the same table as yaml/icl/interrupts_behaviour.yaml).
+// bit (Linux 5.4 i915_reg.h GEN11_GT_INTR_DW0/DW1; the same table as yaml/icl/interrupts_behaviour.yaml).
 // i915 itself needs only class and instance; the example uses the table to
 // name sources in reports and traces.
 

@@ -1,6 +1,6 @@
 #pragma once
-// MSI, enabled in the order of Linux's msi_capability_init (driver-facts
-// 4.4), for one vector.
+// MSI, enabled in the order of Linux's msi_capability_init
+// (drivers/pci/msi/msi.c), for one vector.
 
 #include <cstdint>
 

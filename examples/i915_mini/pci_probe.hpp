@@ -1,6 +1,6 @@
 #pragma once
 // What the PCI core learns about the function before i915 binds to it, done
-// the way Linux does it (driver-facts 4.2-4.5): BAR sizing
+// the way Linux does it (drivers/pci/probe.c, pci.c, msi/msi.c): BAR sizing
 // (pci_read_bases), the capability list (pci_find_capability) and the
 // extended list (pci_find_ext_capability), then pci_enable_device and
 // pci_set_master.

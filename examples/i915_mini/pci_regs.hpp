@@ -1,6 +1,6 @@
 #pragma once
 // The PCI configuration-space layout generic PCI code relies on (PCI Local
-// Bus spec; Linux include/uapi/linux/pci_regs.h, driver-facts 4.1-4.5).
+// Bus spec; Linux include/uapi/linux/pci_regs.h and drivers/pci).
 // The probe walks the configuration space the way Linux does, by these
 // spec offsets rather than by one device's registers; the static_asserts
 // check them against the generated Ice Lake header, so a database that

@@ -1,6 +1,6 @@
 #pragma once
 // An i915-perf OA stream on Haswell (gen7), as i915_perf.c drives it
-// (driver-facts 3.3/3.4): hsw_enable_metric_set, gen7_init_oa_buffer,
+// (i915_perf.c): hsw_enable_metric_set, gen7_init_oa_buffer,
 // gen7_oa_enable at open; oa_buffer_check_unlocked and gen7_oa_read at
 // read; gen7_oa_disable and hsw_disable_metric_set at close. A template
 // over the register IO; the MmioBus instance is compiled once, in

@@ -1,6 +1,6 @@
 #pragma once
 // An i915-perf OA stream on Ice Lake (Gen11, i915's gen8 OA paths), as
-// i915_perf.c drives it (driver-facts 3.3/3.4): force-wake held for the
+// i915_perf.c drives it (i915_perf.c): force-wake held for the
 // stream's life; gen8_enable_metric_set, gen8_init_oa_buffer, gen8_oa_enable
 // at open; oa_buffer_check_unlocked and gen8_oa_read at read;
 // gen8_oa_disable and gen11_disable_metric_set at close. A template over the

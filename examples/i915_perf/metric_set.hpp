@@ -1,6 +1,6 @@
 #pragma once
 // A metric set as i915 holds one (struct i915_oa_config): three register
-// lists, programmed in this order when a stream opens (driver-facts 3.4):
+// lists, programmed in this order when a stream opens (i915_perf.c):
 // the NOA mux, then the boolean counters (triggers, CEC), then the flex EU
 // counters (Gen8-11; on Linux <= 5.4 these go into the context image, here
 // by MMIO like OACTXCONTROL).

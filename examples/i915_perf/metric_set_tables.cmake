@@ -4,8 +4,8 @@
 # each script, from the script's `write32 mmio ADDRESS VALUE` lines in
 # order: the replayed metric-set writes (stream-open writes in those scripts
 # name their registers, so they are not picked up). Each write goes to the
-# list i915 would file it under by address (K-5.4 i915_perf.c, the ranges it
-# accepts, driver-facts 3.1): b-counter 0x2710-0x27AC, flex the seven
+# list i915 would file it under by address (Linux 5.4 i915_perf.c, the ranges it
+# accepts): b-counter 0x2710-0x27AC, flex the seven
 # EU_PERF_CNTL registers, mux everything else. Runs at configure time; a
 # changed script re-runs it.
 function(i915_perf_metric_set_tables)

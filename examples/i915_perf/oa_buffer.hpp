@@ -1,8 +1,8 @@
 #pragma once
 // The OA buffer as i915-perf keeps it (stream->oa_buffer): where it lives,
 // the software head and tail (offsets into the buffer), and the parts of
-// the read path that only touch memory (K-master i915_perf.c, driver-facts
-// 3.3). The register halves (tail read, head write-back, status) belong to
+// the read path that only touch memory (i915_perf.c gen8_oa_read). The register
+// halves (tail read, head write-back, status) belong to
 // each generation's stream; this class never touches a register.
 
 #include <cstdint>

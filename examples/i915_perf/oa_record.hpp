@@ -2,7 +2,7 @@
 // What a read of an OA stream returns, as i915's read() stream does: a
 // sequence of records, each a sample (one raw report) or a status marker
 // (DRM_I915_PERF_RECORD_*, uAPI i915_drm.h). And how a report's dwords
-// and counters are found (driver-facts 3.2; IGT/Mesa accumulate the same
+// and counters are found (i915_perf.c oa_formats; IGT/Mesa accumulate the same
 // offsets).
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 #pragma once
 // The OA registers and bits as i915 defines them (i915_perf_oa_regs.h,
-// i915_reg.h; driver-facts 3.1), for Haswell (gen7) and Gen8-11. The driver
+// i915_reg.h), for Haswell (gen7) and Gen8-11. The driver
 // is written against i915's own numbers, as i915 is, not against the
 // database it is tested on; the static_asserts pin the two together, so a
 // database that moved an OA register or field would stop the build here.
@@ -25,7 +25,7 @@ constexpr uint32_t OaBufferSizeField(uint32_t size) {
 static_assert(OaBufferSizeField(kOaBufferSize) == 0x38);  // i915's OABUFFER_SIZE_16M
 
 // The 256-byte report format each generation's RenderBasic stream uses
-// (driver-facts 3.2): HSW A45_B8_C8, Gen8+ A32u40_A4u32_B8_C8; both code 5.
+// (i915_perf.c oa_formats): HSW A45_B8_C8, Gen8+ A32u40_A4u32_B8_C8; both code 5.
 inline constexpr uint32_t kOaFormatCode = 5;
 inline constexpr uint32_t kOaReportSize = 256;
 

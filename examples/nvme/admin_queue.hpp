@@ -1,5 +1,6 @@
 #pragma once
-// The admin queue pair as nvme-pci drives it (nvme-facts §11, §12.8): the
+// The admin queue pair as nvme-pci drives it (NVMe 1.4 §4 [M]; Linux
+// nvme pci.c nvme_sq_copy_cmd, nvme_write_sq_db, nvme_ring_cq_doorbell): the
 // 64-byte submission entries copied to the SQ tail in host memory and the
 // tail doorbell (nvme_sq_copy_cmd, nvme_write_sq_db), the 16-byte
 // completion entries recognised by their phase tag at the CQ head

@@ -1,6 +1,7 @@
 #pragma once
 // drivers/nvme/host/core.c, reduced to its register accesses: the enable,
-// disable and shutdown handshakes over CC and CSTS (nvme-facts §12.4-12.6).
+// disable and shutdown handshakes over CC and CSTS (Linux core.c nvme_enable_ctrl,
+// nvme_disable_ctrl, nvme_wait_ready).
 
 #include <cstdint>
 #include <string_view>

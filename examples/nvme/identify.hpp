@@ -1,7 +1,7 @@
 #pragma once
 // Identify Controller (opcode 06h, CNS 01h) through the admin queue, and
 // the fields of its 4096-byte data structure a driver's bring-up reads
-// (struct nvme_id_ctrl; nvme-facts §11.5, §11.6).
+// (include/linux/nvme.h struct nvme_id_ctrl, NVME_ID_CNS_*).
 
 #include <cstdint>
 

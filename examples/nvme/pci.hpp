@@ -2,7 +2,7 @@
 // drivers/nvme/host/pci.c, reduced to its register accesses: the PCI
 // function enabled and BAR0 sized up (nvme_pci_enable), the admin queue
 // programmed around a disable/enable (nvme_pci_configure_admin_queue),
-// and the interrupt mask registers (nvme-facts §12.2, §12.3, §10).
+// and the interrupt mask registers (nvme_pci_enable; nvme_pci_configure_admin_queue; NVMe 1.4 §7.5.1 [M]).
 
 #include "examples/nvme/admin_queue.hpp"
 #include "examples/nvme/ctrl.hpp"

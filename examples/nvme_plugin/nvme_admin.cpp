@@ -26,7 +26,7 @@ using regemu::emulator::SpaceId;
 using regemu::emulator::ViolationKind;
 
 // Status Field values (completion DW3 31:17 without the phase tag): SC 7:0,
-// SCT 10:8, DNR 14 (nvme-facts §11.2, §11.5, §11.7).
+// SCT 10:8, DNR 14 (NVMe 1.4 §4.6 [M]; Linux nvme.h NVME_SC_*).
 constexpr uint16_t kSuccess = 0x000;
 constexpr uint16_t kDoNotRetry = 0x4000;
 constexpr uint16_t kInvalidOpcode = 0x001 | kDoNotRetry;          // SCT 0, SC 01h
@@ -191,7 +191,7 @@ class NvmeAdminBehaviour : public CopyableBehaviour<NvmeAdminBehaviour> {
     const NvmeAdminConfig& c = config();
     std::array<uint8_t, kIdentifySize> data{};
     if (cns == 0x01) {
-      // Identify Controller (nvme-facts §11.6).
+      // Identify Controller (Linux nvme.h struct nvme_id_ctrl).
       context.Cover(kIdentifyController);
       PutLe(data, 0, 2, Get(context, c.vendor_id));             // VID
       PutLe(data, 2, 2, Get(context, c.subsystem_vendor_id));   // SSVID

@@ -13,7 +13,7 @@
 // doorbell write that made the ring post, so the host never sees the ring's
 // own answer.
 //
-// Commands (NVMe 2.0c §5 [M]; nvme-facts §11.4-11.6):
+// Commands (NVMe 2.0c §5 [M]; Linux nvme.h nvme_admin_opcode, struct nvme_id_ctrl):
 //   Identify (06h)       CNS 01h: the Identify Controller structure (4096
 //                        bytes) at PRP1 (and PRP2 past PRP1's page);
 //                        CNS 00h with NSID 1: the Identify Namespace

@@ -131,7 +131,7 @@ TEST_F(NvmeAdminTest, IdentifyNamespaceOne) {
 }
 
 // "Create the CQ before any SQ that uses it; delete all SQs of a CQ before
-// the CQ" (nvme-facts §11.3), with the statuses of §11.5.
+// the CQ" (Linux nvme pci.c nvme_update_cq_head), with the statuses Linux's nvme.h names (NVME_SC_*).
 TEST_F(NvmeAdminTest, IoQueuesAreCreatedAndDeletedInOrder) {
   EXPECT_EQ(Submit(0x01, 0, 0x40000, 0x003F0001, 0x00010001).status, kCompletionQueueInvalid);
   EXPECT_EQ(Submit(0x05, 0, 0x41000, 0x003F0001, 0x00000003).status, kSuccess);

@@ -1,7 +1,7 @@
 #pragma once
 // The mistakes the example MI200 counter collector can be told to make, one
 // switch each. A collector with no bug set is the one that mirrors ROCm's
-// aqlprofile sequences (../shared/reference/amd-facts.md 5).
+// aqlprofile sequences (ROCm/aqlprofile).
 
 #include <cstdint>
 #include <string_view>

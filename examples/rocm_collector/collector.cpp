@@ -7,7 +7,7 @@ namespace {
 
 namespace gc = regs::mi200;
 
-// GRBM_GFX_INDEX values aqlprofile uses (amd-facts.md 5).
+// GRBM_GFX_INDEX values aqlprofile uses (ROCm/aqlprofile).
 constexpr uint32_t kBroadcast = 0xE0000000;
 constexpr uint32_t Instance(uint32_t i) { return 0xA0000000 | i; }
 constexpr uint32_t ShaderEngine(uint32_t se) { return 0x60000000 | se << 16; }

@@ -2,7 +2,7 @@
 // A ROCm-style performance-counter collector for the MI200 (gfx90a) over
 // CPU MMIO (an MmioBus on the register BAR), written against the header
 // generated from yaml/mi200 (regemu/regs/mi200.hpp). It does what
-// aqlprofile's PM4 packets do (amd-facts.md 5), in the same order:
+// aqlprofile's PM4 packets do (ROCm/aqlprofile), in the same order:
 //   Start: broadcast, perfmon clock on, DISABLE_AND_RESET, the SQ stage
 //     enables, each counter's select (per instance where the block has
 //     instances), COMPUTE_PERFCOUNT_ENABLE, START;

@@ -1,6 +1,6 @@
 #pragma once
 // A 16550A port driven the way Linux's 8250 driver drives it
-// (drivers/tty/serial/8250/8250_port.c; uart16550-facts §4), reduced to its
+// (drivers/tty/serial/8250/8250_port.c), reduced to its
 // register accesses, against the generated header (regemu/regs/uart16550.hpp)
 // and the MmioBus seam: autoconfig's probes, serial8250_do_startup,
 // set_termios with the divisor, transmit by THRE interrupt

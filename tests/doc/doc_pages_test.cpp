@@ -100,7 +100,7 @@ std::vector<std::string> MissingPaths(const MarkdownPage& page, int& checked) {
     if (!top_level_file && !under_top_level && !looks_like_top_level_file) continue;
     ++checked;
     // A clean clone has nothing beside it: a relative path that leaves the
-    // repository (../shared/...) resolves only on the machine that wrote it.
+    // repository (a ../ path) resolves only on the machine that wrote it.
     // (Absolute ones, /proc/self/maps, name the system's own files.)
     fs::path inside = (kRoot / text).lexically_normal().lexically_relative(kRoot.lexically_normal());
     if (fs::path(text).is_relative() && (inside.empty() || *inside.begin() == "..")) {

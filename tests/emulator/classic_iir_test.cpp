@@ -1,5 +1,5 @@
 // The `classic-iir` behaviour (yaml/README.md "behaviours"; i915 ISR/IMR/
-// IIR/IER semantics, driver-facts 1.6-1.8): live ISR, IIR latching only
+// IIR/IER semantics, i915 gt/intel_gt_irq.c): live ISR, IIR latching only
 // unmasked events, write-1-to-clear IIR, output (IIR & IER) != 0, the
 // gen3_assert_iir_is_zero rule, reset and snapshots.
 #include <cstdint>
@@ -105,7 +105,7 @@ TEST(ClassicIirTest, LatchedButDisabledKeepsOutputLow) {
   EXPECT_FALSE(iir.device->interrupt_asserted());
 }
 
-// i915 gen3_assert_iir_is_zero (driver-facts 1.8): IIR must be 0 at GEN3_IRQ_INIT.
+// i915 gen3_assert_iir_is_zero (i915_irq.c gen3_irq_init): IIR must be 0 at GEN3_IRQ_INIT.
 TEST(ClassicIirTest, EnablingWithIirSetIsAViolation) {
   Iir iir;
   iir.Write("IMR", 0);
@@ -116,7 +116,7 @@ TEST(ClassicIirTest, EnablingWithIirSetIsAViolation) {
   EXPECT_TRUE(iir.device->interrupt_asserted());
 }
 
-// GEN3_IRQ_RESET (driver-facts 1.7) leaves nothing behind.
+// GEN3_IRQ_RESET (i915_irq.c gen3_irq_reset) leaves nothing behind.
 TEST(ClassicIirTest, Gen3IrqResetClearsIir) {
   Iir iir;
   iir.Init(0xFF);

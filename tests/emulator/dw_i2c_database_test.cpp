@@ -78,7 +78,7 @@ TEST_F(DwI2cTest, IdentifiesItselfAsLinuxExpects) {
 }
 
 // "a write-then-read to 0x50 returns the EEPROM's bytes" (issue 29), with
-// the word stream Linux writes (dw-i2c-facts §4.7): a, 0x500, 0x100..., 0x300.
+// the word stream Linux writes (Linux i2c-designware-master.c i2c_dw_xfer_msg): a, 0x500, 0x100..., 0x300.
 TEST_F(DwI2cTest, AWriteThenReadToTheEepromReturnsItsBytesAtTheByteTime) {
   InitAndStart(0x50);
   EXPECT_TRUE(device_.interrupt_requested());  // TX_EMPTY: the ISR fills the FIFO

@@ -1,4 +1,4 @@
-// The `forcewake` behaviour (yaml/README.md "behaviours", driver-facts 2.1-2.4)
+// The `forcewake` behaviour (yaml/README.md "behaviours", i915 intel_uncore.c)
 // and the core's access gate: masked request registers, acks that follow after
 // `latency`, and accesses to a sleeping domain's range refused before decode.
 #include <cstdint>
@@ -75,7 +75,7 @@ struct Fw {
   uint64_t Peek(const char* name) const { return device->PeekRegister(Reg(name)); }
 };
 
-// driver-facts 2.3: get = write 0x00010001, poll the ack's bit 0; put = 0x00010000, no wait.
+// intel_uncore.c fw_domains_get_with_fallback: get = write 0x00010001, poll the ack's bit 0; put = 0x00010000, no wait.
 TEST(ForcewakeBehaviourTest, GetAccessPut) {
   Fw fw{ForcewakeDevice()};
   fw.Write("FW_RENDER", kGet);
@@ -294,7 +294,7 @@ TEST(ForcewakeBehaviourTest, AlwaysOnAndOwnRegistersAreNotGated) {
   EXPECT_FALSE(fw.model().registers()[fw.Reg("RENDER_REG")].has(RegisterModel::kPlainRead));
 }
 
-// driver-facts 2.3: the fallback bit 15 alone keeps the domain awake.
+// intel_uncore.c fw_domains_get_with_fallback: the fallback bit 15 alone keeps the domain awake.
 TEST(ForcewakeBehaviourTest, FallbackBitKeepsDomainAwake) {
   Fw fw{ForcewakeDevice("0ns")};
   fw.Write("FW_RENDER", 0x80008000);

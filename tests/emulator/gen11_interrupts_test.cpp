@@ -1,5 +1,5 @@
 // The `gen11-interrupts` behaviour (yaml/README.md "behaviours", seed 001
-// "Interrupts", driver-facts 1.1-1.8) against the shipped yaml/icl and a
+// "Interrupts", i915 gt/intel_gt_irq.c) against the shipped yaml/icl and a
 // small inline device: enables and masks, collapsing registers, the
 // double-buffered GT INT DW, selector + identity service, master levels and
 // the interrupt output, the protocol rules, reset and snapshots.
@@ -64,7 +64,7 @@ class IclIrqTest : public ::testing::Test {
     return device_.Inject(verb, args);
   }
 
-  // gen11_gt_irq_postinstall with irqs = 0x0909, GU_MISC init, master enable (driver-facts 1.8).
+  // gen11_gt_irq_postinstall with irqs = 0x0909, GU_MISC init, master enable (i915 gen11_irq_postinstall).
   void Postinstall() {
     Write("GEN11_RENDER_COPY_INTR_ENABLE", 0x09090909);
     Write("GEN11_VCS_VECS_INTR_ENABLE", 0x09090909);
@@ -142,7 +142,7 @@ TEST_F(IclIrqTest, CoversServiceSecondEventsChildrenMaskingAndMaster) {
   EXPECT_GT(hits.at("master/level held while disabled"), 0u);
 }
 
-// driver-facts 1.6: the whole handler leaves everything clear and no violation.
+// i915 gen11_irq_handler (i915_irq.c, gt/intel_gt_irq.c): the whole handler leaves everything clear and no violation.
 TEST_F(IclIrqTest, I915HandlerServesBothBanks) {
   Postinstall();
   Inject({"irq", "RCS0", "0x1"});
@@ -269,7 +269,7 @@ TEST_F(IclIrqTest, MasterDisableEnableReRaisesTheLine) {
   EXPECT_THAT(device_.violations(), IsEmpty());
 }
 
-// driver-facts 1.2/1.6: GU_MISC is master bit 29, acked through its IIR.
+// i915_reg.h GEN11_GFX_MSTR_IRQ, i915_irq.c gen11_irq_handler: GU_MISC is master bit 29, acked through its IIR.
 TEST_F(IclIrqTest, GuMiscThroughTheMaster) {
   Postinstall();
   Inject({"gu_misc", "27"});
@@ -421,7 +421,7 @@ TEST_F(IclIrqTest, InjectByMessageFormat) {
   EXPECT_THAT(InjectError({"irq", "RCS0"}), HasSubstr("usage: inject irq ENGINE DATA"));
 }
 
-// Other class: each instance has its own enable (seed), GuC in the upper half (driver-facts 1.5).
+// Other class: each instance has its own enable (seed), GuC in the upper half (i915 gt/intel_gt_irq.c).
 TEST_F(IclIrqTest, OtherClassHasPerInstanceEnables) {
   Postinstall();
   Write("GEN11_GUC_SG_INTR_ENABLE", 0x80000000);

@@ -1,5 +1,5 @@
 // The `pci-config` behaviour on the Ice Lake database (yaml/icl/pci.yaml,
-// pci_behaviour.yaml; yaml/README.md "behaviours"; driver-facts 4): BAR
+// pci_behaviour.yaml; yaml/README.md "behaviours"; Linux drivers/pci): BAR
 // sizing exactly as Linux's __pci_read_base does it, the capability chains
 // as pci_find_capability / pci_find_ext_capability walk them, memory decode
 // and D3hot, and MSI in Linux's msi_capability_init order.
@@ -42,7 +42,7 @@ constexpr uint64_t kMsiData = 0xB4;
 constexpr uint64_t kMsiMask = 0xB8;
 constexpr uint64_t kMsiPending = 0xBC;
 constexpr uint64_t kPmcs = 0xD4;
-// PCI_COMMAND bits (driver-facts 4.1).
+// PCI_COMMAND bits (Linux pci_regs.h).
 constexpr uint64_t kIo = 0x1;
 constexpr uint64_t kMemory = 0x2;
 constexpr uint64_t kMaster = 0x4;
@@ -301,7 +301,7 @@ TEST_F(IclPciTest, SnapshotAndRestoreKeepTheSpaceState) {
 
 // ------------------------------------------------------------ interrupts
 
-// Linux's msi_capability_init (driver-facts 4.4) for one vector.
+// Linux's msi_capability_init (drivers/pci/msi/msi.c) for one vector.
 void EnableMsiLikeLinux(Device& device, SpaceId config, uint64_t address, uint64_t data) {
   auto read = [&](uint64_t offset, unsigned width) { return device.Read(config, offset, width); };
   auto write = [&](uint64_t offset, unsigned width, uint64_t value) { device.Write(config, offset, width, value); };

@@ -1,6 +1,6 @@
 // The command processor (`kind: pm4`) on the shipped MI300 database running
 // aqlprofile's start, read and stop packet sequences
-// (../shared/reference/amd-facts.md 5, GpuPmcBuilder) for GRBM_COUNT,
+// (ROCm/aqlprofile, GpuPmcBuilder) for GRBM_COUNT,
 // GRBM_GUI_ACTIVE, SQ_WAVES (per SE) and TCC_HIT over 16 instances: the
 // values land in the output buffer in the profiler's order (XCC-major,
 // then event, then SE / instance; LO then HI). One XCC is modelled: the
@@ -25,7 +25,7 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using testing_support::CompileDatabaseAt;
 
-// Byte offsets of the registers (amd-facts.md 2) and their dword addresses.
+// Byte offsets of the registers (Linux amdgpu gc_9_4_2_offset.h) and their dword addresses.
 constexpr uint32_t kGrbmGfxIndex = 0x30800;
 constexpr uint32_t kCpPerfmonCntl = 0x36020;
 constexpr uint32_t kRlcPerfmonClkCntl = 0x372FC;

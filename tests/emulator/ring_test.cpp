@@ -1,5 +1,7 @@
 // `kind: ring` at run time (yaml/README.md, "kind: ring"), proven on NVMe's
-// admin queue pair (nvme-facts §6, §8, §11, §12.8): the driver writes
+// admin queue pair (NVMe 1.4 §3.1.8-3.1.10,
+// §3.1.25-26, §4 [M]; Linux nvme pci.c nvme_sq_copy_cmd, nvme_write_sq_db,
+// nvme_ring_cq_doorbell): the driver writes
 // 64-byte submission entries into host memory and rings SQ0TDBL; the device
 // posts 16-byte completion entries with CID, SQ head, SQ id, phase tag and
 // status, raises its interrupt status, and stalls when the completion queue

@@ -21,7 +21,7 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::SizeIs;
 
-// yaml/icl offsets (driver-facts 1.1, 2.1).
+// yaml/icl offsets (i915_reg.h, gt/intel_gt_regs.h; i915 intel_uncore.c).
 constexpr uint64_t kPciCmd = 0x04;
 constexpr uint64_t kForcewakeRender = 0xA278;
 constexpr uint64_t kForcewakeAckRender = 0x0D84;

@@ -222,7 +222,7 @@ TEST(EventCountersConfigTest, ShippedAmdCatalogsHaveSeed004sCounters) {
       EXPECT_THAT(event->ref, HasSubstr("seed 004")) << chip << " " << name;
       EXPECT_FALSE(event->doc.empty()) << chip << " " << name;
     }
-    // Per-chip select values (amd-facts.md 4): TA_TA_BUSY is 15 on gfx90a, 13 on gfx942.
+    // Per-chip select values (rocprofiler gfx_metrics.xml): TA_TA_BUSY is 15 on gfx90a, 13 on gfx942.
     EXPECT_EQ(find("TA_TA_BUSY")->select[0].second, std::string(chip) == "mi200" ? 15u : 13u) << chip;
     EXPECT_EQ(find("TCC_HIT")->dims.instance, std::string(chip) == "mi200" ? 32u : 16u) << chip;
   }
@@ -293,7 +293,7 @@ TEST(EventCountersConfigTest, ShippedGoldmontCatalogIsLinuxs) {
   ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
   const EventCountersConfig* config = ConfigAs<EventCountersConfig>(loaded.database.behaviours[0]);
   ASSERT_NE(config, nullptr);
-  // Linux tools/perf/pmu-events/arch/x86/goldmont: 169 events (pmu-facts.md 5).
+  // Linux tools/perf/pmu-events/arch/x86/goldmont: 169 events (intel/perfmon GLM V13).
   EXPECT_EQ(config->events.size(), 169u);
   EXPECT_EQ(config->slots.size(), 7u);
   auto find = [&](const std::string& name) -> const EventCountersConfig::Event* {

@@ -27,7 +27,8 @@ using testing_support::ErrorAt;
 using testing_support::Rendered;
 using testing_support::WarningAt;
 
-// NVMe's admin queue pair (nvme-facts §6, §8, §11), registers in BAR0, the
+// NVMe's admin queue pair (NVMe 1.4 §3.1.8-3.1.10,
+// §3.1.25-26, §4 [M]), registers in BAR0, the
 // device's indices in a state space.
 constexpr std::string_view kClean = R"yaml(device: nvme_admin
 spaces:

@@ -131,7 +131,7 @@ TEST_F(HswDatabaseTest, NoaMuxBankCoversTheWholeKernelWhitelist) {
 }
 
 TEST_F(HswDatabaseTest, EveryAddressTheHswMetricSetsWriteIsARegister) {
-  // The distinct addresses of the six IGT oa-hsw.xml sets (driver-facts 3.5:
+  // The distinct addresses of the six IGT oa-hsw.xml sets (IGT oa-hsw.xml:
   // 104 NOA, 32 OA), as ranges of consecutive dwords.
   struct Span {
     std::uint32_t first, last;

@@ -35,7 +35,7 @@ TEST_F(IclDatabaseTest, IdentifiesAsIceLakeGt2) {
   EXPECT_EQ(Reg("VID2").space_name, "config");
 }
 
-// The MCHBAR registers i915 reads through the mirror on Gen11 (driver-facts 4.7).
+// The MCHBAR registers i915 reads through the mirror on Gen11 (i915 intel_mchbar_regs.h).
 TEST_F(IclDatabaseTest, MchbarHoldsTheRegistersI915ReadsThroughTheMirror) {
   const std::map<std::string, uint64_t> expected{
       {"MAD_INTER_CHANNEL", 0x5000}, {"MAD_DIMM_CH0", 0x500C}, {"MAD_DIMM_CH1", 0x5010}, {"GT_PERF_STATUS", 0x5948},
@@ -71,7 +71,7 @@ TEST_F(IclDatabaseTest, ForcewakeRequestAndAckPairsAtI915Addresses) {
 }
 
 // The Gen11 OA registers (yaml/icl/oa.yaml): seed 001's OA unit and
-// B-counter registers at i915's addresses (driver-facts 3.1), the NOA / mux
+// B-counter registers at i915's addresses (i915 i915_perf_oa_regs.h, i915_reg.h), the NOA / mux
 // registers i915 accepts in Gen11 configs and the 7 flex EU registers, each
 // with a ref.
 TEST_F(IclDatabaseTest, OaRegistersSitAtI915AddressesWithARef) {

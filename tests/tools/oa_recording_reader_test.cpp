@@ -2,7 +2,7 @@
 // periodic reports for ICL (0x8a52, A32u40_A4u32_B8_C8) and HSW (0x0416,
 // A45_B8_C8) whose counters encode a known clock and load, read back per
 // report (`-r`) as GpuTime, AvgGpuCoreFrequency, GpuBusy and EuActive with
-// RenderBasic's equations (shared/reference/oa-recording.md).
+// RenderBasic's equations (IGT 1.27 lib/i915/perf-configs/oa-*.xml).
 #include <filesystem>
 #include <fstream>
 #include <string>

@@ -1,5 +1,5 @@
 // OaRecordingWriter on synthetic unit records: the bytes of an i915-perf
-// recording as shared/reference/oa-recording.md lays them out, the
+// recording as IGT 1.27's lib/i915/perf_data.h lays them out, the
 // timestamp-correlation rule the reader depends on, and the errors that
 // keep a recording the reader would crash on from being written.
 #include "tools/regemu/oa_recording.hpp"

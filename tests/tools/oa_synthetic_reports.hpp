@@ -1,6 +1,7 @@
 #pragma once
 // Periodic OA reports made up from a workload, laid out as i915-perf-reader
-// decodes them (shared/reference/oa-recording.md "OA report layouts"), for
+// decodes them (IGT 1.27 i915_perf_reader.c; the kernel's
+// I915_OA_FORMAT_A32u40_A4u32_B8_C8 and A45_B8_C8), for
 // tests of the recording writer that do not need the oa-unit runtime.
 //
 // Counters advance by whole events per period: GPU clocks floor(F·P/T),

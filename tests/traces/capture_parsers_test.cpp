@@ -44,7 +44,8 @@ Parsed Log(std::string_view line) {
 }
 
 // ----------------------------------------------------------------- mmiotrace
-// Layouts: driver-facts 5 (kernel/trace/trace_mmiotrace.c's printf formats).
+// Layouts: kernel/trace/trace_mmiotrace.c's printf formats
+// (Documentation/trace/mmiotrace.rst).
 
 TEST(MmiotraceLine, ReadOfEachWidth) {
   struct Case {

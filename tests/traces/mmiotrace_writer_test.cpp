@@ -1,5 +1,5 @@
 // The mmiotrace writer: each record exactly as kernel/trace/trace_mmiotrace.c
-// prints it (driver-facts 5), and which device trace entries become records.
+// prints it (Linux kernel/trace/trace_mmiotrace.c), and which device trace entries become records.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

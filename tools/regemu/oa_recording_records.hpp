@@ -1,8 +1,8 @@
 #pragma once
 // The records of an i915-perf recording, byte for byte as IGT 1.27's
 // i915-perf-recorder writes them and i915-perf-reader reads them
-// (lib/i915/perf_data.h, the kernel's drm_i915_perf_record_header; see
-// shared/reference/oa-recording.md). Little-endian and packed; every record
+// (lib/i915/perf_data.h, the kernel's drm_i915_perf_record_header;
+// IGT 1.27's perf_data_reader.c reads them). Little-endian and packed; every record
 // is a multiple of 8 bytes long, as the recorder keeps them.
 //
 // Each Append* adds one whole record (header and payload) to `out`. They do

@@ -1,5 +1,5 @@
 // Linux mmiotrace's text (format 20070824), record by record as
-// kernel/trace/trace_mmiotrace.c prints it; layouts in driver-facts.md §5.
+// kernel/trace/trace_mmiotrace.c prints it (format table: Documentation/trace/mmiotrace.rst).
 #include <string>
 
 #include "tools/traces/capture.hpp"

@@ -32,7 +32,7 @@ constexpr unsigned kGpuMhz = 750;
 using IclStreamTest = IclOaStreamTest;
 
 // gen8_enable_metric_set, then gen8_init_oa_buffer in the PRM's order and
-// OACONTROL = A32u40_A4u32_B8_C8 | COUNTER_ENABLE (driver-facts 3.4).
+// OACONTROL = A32u40_A4u32_B8_C8 | COUNTER_ENABLE (i915_perf.c).
 TEST_F(IclStreamTest, OpenProgramsMetricSetThenBufferInI915Order) {
   auto stream = MakeStream();
   ASSERT_TRUE(stream.Open(IclRenderBasic()));

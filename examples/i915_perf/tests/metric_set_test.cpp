@@ -1,5 +1,5 @@
 // The RenderBasic tables generated from the replay scripts: the list sizes
-// and the entries driver-facts 3.5 records from IGT's XML, and the order
+// and the entries of IGT's oa-*.xml, and the order
 // WriteRegList writes them in.
 #include "examples/i915_perf/metric_set.hpp"
 

@@ -1,5 +1,5 @@
-// The admin queue's entries on their own, byte by byte (nvme-facts §11.1,
-// §11.2), against a plain host memory: no device needed.
+// The admin queue's entries on their own, byte by byte (NVMe 1.4 §4.2,
+// §4.6 [M]), against a plain host memory: no device needed.
 #include <gtest/gtest.h>
 
 #include <array>

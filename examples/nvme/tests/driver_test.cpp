@@ -21,7 +21,7 @@ using fakes::Wrote;
 
 class DriverTest : public NvmeTest {};
 
-// nvme-facts §12.2-12.4: CSTS and CAP (two dwords), the reset on first
+// nvme_pci_enable, nvme_pci_configure_admin_queue, nvme_enable_ctrl: CSTS and CAP (two dwords), the reset on first
 // probe (cached CC 0), AQA 001F001Fh, ASQ and ACQ low dword first, CC
 // without EN, CAP again, CRTO (CAP.CRMS.CRWMS = 1), CC with EN, RDY = 1.
 TEST_F(DriverTest, ProbeBringsTheControllerUpAsLinuxDoes) {
@@ -67,7 +67,7 @@ TEST_F(DriverTest, IdentifyControllerReturnsTheBringUpFields) {
   EXPECT_FALSE(device().interrupt_asserted());
 }
 
-// nvme-facts §12.5: SHN = 01b with EN left at 1 (CC 00464001h), then
+// nvme_disable_ctrl: SHN = 01b with EN left at 1 (CC 00464001h), then
 // SHST = 10b, which this controller reports 1 ms later.
 TEST_F(DriverTest, ShutdownWaitsForShutdownComplete) {
   auto driver = MakeDriver();
