@@ -55,7 +55,11 @@ std::string Describe(const Register& reg) {
   return text;
 }
 
-bool DeclaredAliases(const Register& a, const Register& b) { return a.alias_of == b.name || b.alias_of == a.name; }
+// Two second views of one register's place are views of one place too (a
+// SAM SERCOM's USART and SPI DATA, both over its I2C master's DATA).
+bool DeclaredAliases(const Register& a, const Register& b) {
+  return a.alias_of == b.name || b.alias_of == a.name || (!a.alias_of.empty() && a.alias_of == b.alias_of);
+}
 
 bool SamePlace(const Register& a, const Register& b) { return a.space == b.space && a.offset == b.offset; }
 

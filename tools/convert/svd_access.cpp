@@ -3,6 +3,8 @@
 #include <array>
 #include <utility>
 
+#include "tools/convert/svd_document.hpp"
+
 namespace regemu::convert {
 
 namespace {
@@ -52,6 +54,27 @@ bool WriteActsOnHardwareState(WriteEffect write) {
   return write != WriteEffect::kStore && write != WriteEffect::kStoreOnce && write != WriteEffect::kIgnore;
 }
 
+// The three words as CMSIS-SVD.xsd spells them, read case-insensitively
+// (a word that differs only in case keeps a note); an unknown word is kept
+// as it is, for the error to name it.
+SvdAccessText Canonical(const SvdAccessText& svd, std::vector<std::string>& notes) {
+  SvdAccessText out = svd;
+  auto canonical = [&](std::string& text, std::initializer_list<std::string_view> words, std::string_view what) {
+    std::string note;
+    if (std::optional<std::string> word = CanonicalSvdWord(text, words, what, note)) text = *word;
+    if (!note.empty()) notes.push_back(std::move(note));
+  };
+  canonical(out.access, {"read-only", "read-write", "write-only", "writeOnce", "read-writeOnce"}, "access");
+  if (!out.modified_write_values.empty()) {
+    canonical(out.modified_write_values,
+              {"oneToClear", "oneToSet", "oneToToggle", "zeroToClear", "zeroToSet", "zeroToToggle", "clear", "set",
+               "modify"},
+              "modifiedWriteValues");
+  }
+  if (!out.read_action.empty()) canonical(out.read_action, {"clear", "set", "modify", "modifyExternal"}, "readAction");
+  return out;
+}
+
 }  // namespace
 
 bool IsSvdAccessWord(std::string_view word) {
@@ -61,8 +84,9 @@ bool IsSvdAccessWord(std::string_view word) {
   return false;
 }
 
-ImportedPolicy PolicyFromSvd(const SvdAccessText& svd, std::string& error) {
+ImportedPolicy PolicyFromSvd(const SvdAccessText& given, std::string& error) {
   ImportedPolicy out;
+  const SvdAccessText svd = Canonical(given, out.notes);
   const AccessWord* access = nullptr;
   for (const AccessWord& a : kAccessWords) {
     if (a.word == svd.access) access = &a;

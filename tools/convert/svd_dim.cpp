@@ -50,7 +50,7 @@ std::vector<DimCopy> ExpandDim(const std::string& name, const std::optional<std:
       error = "name '" + name + "' has %s but no <dim>";
       return {};
     }
-    return {{name, 0}};
+    return {{name, 0, ""}};
   }
   std::optional<uint64_t> count = ParseSvdNumber(*dim);
   if (!count || *count == 0 || *count > limits.max_dim) {
@@ -88,9 +88,16 @@ std::vector<DimCopy> ExpandDim(const std::string& name, const std::optional<std:
   for (uint64_t i = 0; i < *count; ++i) {
     std::string copy = pattern;
     copy.replace(hole, 2, indices[i]);
-    copies.push_back({copy, i * *stride});
+    copies.push_back({copy, i * *stride, indices[i]});
   }
   return copies;
+}
+
+std::string NameForCopy(const std::string& reference, const DimCopy& copy) {
+  std::string out = reference;
+  if (size_t bracket = out.find("[%s]"); bracket != std::string::npos) out.replace(bracket, 4, "%s");
+  if (size_t hole = out.find("%s"); hole != std::string::npos) out.replace(hole, 2, copy.index);
+  return out;
 }
 
 }  // namespace regemu::convert

@@ -17,7 +17,12 @@ namespace regemu::convert {
 struct DimCopy {
   std::string name;
   uint64_t offset = 0;  // from the first copy
+  std::string index;    // what replaced %s ("" for an element without dim)
 };
+
+// `reference` (an alternateRegister inside a dim array, Microchip's
+// `CC%s` beside `CC%s_DITH4`) with %s or [%s] replaced by the copy's index.
+std::string NameForCopy(const std::string& reference, const DimCopy& copy);
 
 // An element without dim is one copy of its own name. `error` is set (and
 // nothing returned) for an inconsistent or over-large dim.

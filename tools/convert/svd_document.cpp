@@ -1,5 +1,6 @@
 #include "tools/convert/svd_document.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 #include <variant>
@@ -126,6 +127,23 @@ std::optional<uint64_t> ParseSvdNumber(std::string_view text) {
   const uint64_t* value = std::get_if<uint64_t>(&parsed);
   if (!value || *value > std::numeric_limits<uint64_t>::max() / scale) return std::nullopt;
   return *value * scale;
+}
+
+std::optional<std::string> CanonicalSvdWord(std::string_view text, std::initializer_list<std::string_view> words,
+                                            std::string_view what, std::string& note) {
+  for (std::string_view word : words) {
+    if (word == text) return std::string(word);
+  }
+  auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  for (std::string_view word : words) {
+    if (word.size() == text.size() && std::equal(word.begin(), word.end(), text.begin(),
+                                                 [&](char a, char b) { return lower(a) == lower(b); })) {
+      note = std::string(what) + " '" + std::string(text) + "' read as '" + std::string(word) +
+             "' (SVD's words are case-sensitive)";
+      return std::string(word);
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<bool> ParseSvdBool(std::string_view text) {

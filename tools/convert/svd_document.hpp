@@ -6,6 +6,7 @@
 // is refused outright, as CMSIS-SVD has none.
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,13 @@ std::string FoldWhitespace(std::string_view text);
 // scaledNonNegativeInteger: decimal, 0x/0X hex, #binary (or 0b), with an
 // optional k/M/G/T scale. nullopt for anything else or an overflow.
 std::optional<uint64_t> ParseSvdNumber(std::string_view text);
+// SVD's enumerated words (accessType, modifiedWriteValuesType, readActionType,
+// usage) are case-sensitive xs:enumerations in CMSIS-SVD.xsd, but vendors'
+// files vary the case: Nordic's nRF52 files spell `read-writeonce`. `text`
+// when it is one of `words`; the word it matches but for case otherwise,
+// with `note` saying so; nullopt when it matches none.
+std::optional<std::string> CanonicalSvdWord(std::string_view text, std::initializer_list<std::string_view> words,
+                                            std::string_view what, std::string& note);
 // "true"/"false"/"1"/"0".
 std::optional<bool> ParseSvdBool(std::string_view text);
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "tools/convert/svd_alternates.hpp"
+
 namespace regemu::convert {
 
 namespace {
@@ -28,11 +30,6 @@ void CheckFields(const SvdPeripheral& peripheral, const SvdRegister& reg, regdb:
   }
 }
 
-bool Alternates(const SvdRegister& a, const SvdRegister& b) {
-  return (!a.alternate_of.empty() && a.alternate_of == b.name) || (!b.alternate_of.empty() && b.alternate_of == a.name) ||
-         (!a.alternate_of.empty() && a.alternate_of == b.alternate_of);
-}
-
 }  // namespace
 
 void CheckRegisterLayout(const SvdPeripheral& peripheral, regdb::Diagnostics& diagnostics) {
@@ -49,10 +46,10 @@ void CheckRegisterLayout(const SvdPeripheral& peripheral, regdb::Diagnostics& di
     const SvdRegister& reg = regs[index];
     std::erase_if(open, [&](size_t other) { return regs[other].offset + regs[other].width / 8 <= reg.offset; });
     for (size_t other : open) {
-      if (Alternates(reg, regs[other])) continue;
+      if (AreAlternatives(reg, regs[other])) continue;
       regdb::Diagnostic& error = diagnostics.Error(
           reg.loc, "register '" + peripheral.name + "." + reg.name + "' overlaps register '" + peripheral.name + "." +
-                       regs[other].name + "' (neither is an alternateRegister of the other)");
+                       regs[other].name + "' (neither is an alternateRegister of the other, nor in an alternateCluster of the other's)");
       error.notes.push_back({regs[other].loc, "the other register"});
       break;
     }

@@ -2,7 +2,7 @@
 // The schema rules an SVD file must keep for its registers to mean
 // anything, checked after dim expansion: fields inside their register and
 // apart from each other, registers of one peripheral apart from each other
-// (unless one is the other's alternateRegister), no register inside an
+// (unless SVD declares them alternatives: svd_alternates.hpp), no register inside an
 // addressBlock marked reserved. Each break is a located error.
 
 #include "regemu/regdb/diagnostics.hpp"

@@ -34,6 +34,14 @@ struct SvdField {
   regdb::SourceLoc loc;
 };
 
+// A cluster a register lies in, outermost first. SVD 1.3's <alternateCluster>
+// makes a cluster a second description of another one's addresses (SAM's
+// SERCOM as USART, SPI or I2C): https://open-cmsis-pack.github.io/svd-spec/latest/elem_registers.html
+struct SvdClusterScope {
+  std::string path;          // "SERCOM_I2CS": the enclosing clusters' names and its own
+  std::string alternate_of;  // the path of the cluster it is an alternative of; "" when none
+};
+
 struct SvdRegister {
   std::string name;     // inside its peripheral: clusters and dim already folded into it
   uint64_t offset = 0;  // from the peripheral's base
@@ -46,6 +54,7 @@ struct SvdRegister {
   bool is_volatile = false;
   std::string alternate_of;  // <alternateRegister>: a second view of another register's place
   std::string alternate_group;  // <alternateGroup>: one of a group of registers at other registers' places
+  std::vector<SvdClusterScope> clusters;  // outermost first; empty outside any cluster
   std::vector<SvdField> fields;
   std::string doc;
   std::vector<std::string> notes;

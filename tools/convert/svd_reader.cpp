@@ -4,6 +4,7 @@
 
 #include "tools/convert/bounded_file.hpp"
 #include "tools/convert/svd_access.hpp"
+#include "tools/convert/svd_alternates.hpp"
 #include "tools/convert/svd_derivation.hpp"
 #include "tools/convert/svd_dim.hpp"
 #include "tools/convert/svd_document.hpp"
@@ -47,7 +48,7 @@ class SvdReader {
     if (device.name.empty()) Error(root, "<device> has no <name>");
     device.doc = FoldWhitespace(ChildText(root, "description").value_or(""));
     if (std::optional<std::string> unit = ChildText(root, "addressUnitBits"); unit && ParseSvdNumber(*unit) != 8u) {
-      Error(root.child("addressUnitBits"), "addressUnitBits " + *unit + ": regemu addresses bytes (8 bits)");
+      CheckAddressUnit(root.child("addressUnitBits"), *unit, device);
     }
     Inherited defaults = Inherited{}.Over({root});
     pugi::xml_node peripherals = root.child("peripherals");
@@ -57,6 +58,41 @@ class SvdReader {
   }
 
  private:
+  // regemu addresses bytes. Espressif's files say addressUnitBits 32 yet
+  // give byte offsets (32-bit registers 4 apart, every offset a multiple
+  // of 4): when no offset contradicts bytes, offsets are read as bytes with
+  // a note; a file whose offsets count wider units is refused.
+  void CheckAddressUnit(pugi::xml_node at, const std::string& unit, SvdDevice& device) {
+    std::optional<uint64_t> bits = ParseSvdNumber(unit);
+    if (!bits || *bits % 8 != 0 || *bits == 0 || *bits > 64) {
+      return Error(at, "addressUnitBits " + unit + ": regemu addresses bytes (8 bits)");
+    }
+    const uint64_t unit_bytes = *bits / 8;
+    for (pugi::xml_node node = document_.root(); node;) {
+      if (std::string_view(node.name()) == "addressOffset") {
+        std::optional<uint64_t> offset = ParseSvdNumber(ChildText(node.parent(), "addressOffset").value_or(""));
+        if (offset && *offset % unit_bytes != 0) {
+          regdb::Diagnostic& error =
+              diagnostics_.Error(document_.Loc(at), "addressUnitBits " + unit + ": regemu addresses bytes (8 bits)");
+          error.notes.push_back({document_.Loc(node), "this addressOffset is no multiple of " +
+                                                          std::to_string(unit_bytes) + ", so offsets count " + unit +
+                                                          "-bit units"});
+          return;
+        }
+      }
+      // Iteratively: the file's depth is the attacker's.
+      if (node.first_child()) {
+        node = node.first_child();
+        continue;
+      }
+      while (node && !node.next_sibling() && node != document_.root()) node = node.parent();
+      if (!node || node == document_.root()) break;
+      node = node.next_sibling();
+    }
+    device.notes.push_back("addressUnitBits " + unit + ", but every addressOffset is a multiple of " +
+                           std::to_string(unit_bytes) + ": the offsets are read as byte offsets");
+  }
+
   void Error(pugi::xml_node node, std::string message) { diagnostics_.Error(document_.Loc(node), std::move(message)); }
 
   std::optional<uint64_t> Number(pugi::xml_node at, const std::optional<std::string>& text, const char* what) {
@@ -127,7 +163,10 @@ class SvdReader {
         reserved.loc = document_.Loc(block);
         peripheral.reserved.push_back(reserved);
       }
-      if (chain->size() > 1 && OnlyMovesTheBase(node) && !peripheral.prefix) {
+      // A prependToName it inherits does not stop it (Microchip's PAC1 and
+      // AFEC1 derive from PAC0 and AFEC0 with their `PAC_`, `AFEC_`): the
+      // writer makes the base a block, as loose names would clash.
+      if (chain->size() > 1 && OnlyMovesTheBase(node)) {
         std::string base_name = ChildText((*chain)[1], "name").value_or("");
         auto owner = instance_owner_.find(base_name);
         if (owner != instance_owner_.end()) {
@@ -139,10 +178,11 @@ class SvdReader {
       }
       // <registers> is optional: RP2040's SPARE_IRQ only names interrupts.
       if (pugi::xml_node registers = SvdDerivation::Find(*chain, "registers")) {
-        ReadContainer(registers, inherited, "", 0, 0, peripheral);
+        ReadContainer(registers, inherited, "", 0, {}, peripheral);
       }
       JoinAlternateGroups(peripheral);
       CheckRegisterLayout(peripheral, diagnostics_);
+      ResolveAlternates(peripheral);
       instance_owner_[peripheral.name] = peripheral.name;
       device.peripherals.push_back(std::move(peripheral));
     }
@@ -163,23 +203,24 @@ class SvdReader {
   }
 
   // The registers and clusters of `container` (a <registers> or <cluster>).
+  // `scopes`: the clusters around `container`, outermost first (their count is the depth).
   void ReadContainer(pugi::xml_node container, const Inherited& inherited, const std::string& prefix, uint64_t offset,
-                     uint32_t depth, SvdPeripheral& peripheral) {
-    if (depth > limits_.max_cluster_depth) {
+                     const std::vector<SvdClusterScope>& scopes, SvdPeripheral& peripheral) {
+    if (scopes.size() > limits_.max_cluster_depth) {
       return Error(container, "clusters nested deeper than " + std::to_string(limits_.max_cluster_depth));
     }
     for (pugi::xml_node child : container.children()) {
       std::string_view kind = child.name();
       if (kind == "register") {
-        ReadRegister(child, inherited, prefix, offset, peripheral);
+        ReadRegister(child, inherited, prefix, offset, scopes, peripheral);
       } else if (kind == "cluster") {
-        ReadCluster(child, inherited, prefix, offset, depth, peripheral);
+        ReadCluster(child, inherited, prefix, offset, scopes, peripheral);
       }
     }
   }
 
   void ReadCluster(pugi::xml_node node, const Inherited& inherited, const std::string& prefix, uint64_t offset,
-                   uint32_t depth, SvdPeripheral& peripheral) {
+                   const std::vector<SvdClusterScope>& scopes, SvdPeripheral& peripheral) {
     std::string declared;
     std::optional<Chain> chain = ChainAndName(node, declared);
     if (!chain) return;
@@ -194,13 +235,17 @@ class SvdReader {
         break;
       }
     }
+    // <alternateCluster> names a sibling cluster: its path shares this one's prefix.
+    std::optional<std::string> alternate = SvdDerivation::Text(*chain, "alternateCluster");
     for (const DimCopy& copy : Copies(node, *chain, declared)) {
-      ReadContainer(body, own, prefix + copy.name + "_", offset + *at + copy.offset, depth + 1, peripheral);
+      std::vector<SvdClusterScope> inner = scopes;
+      inner.push_back({prefix + copy.name, alternate ? prefix + *alternate : ""});
+      ReadContainer(body, own, prefix + copy.name + "_", offset + *at + copy.offset, inner, peripheral);
     }
   }
 
   void ReadRegister(pugi::xml_node node, const Inherited& inherited, const std::string& prefix, uint64_t offset,
-                    SvdPeripheral& peripheral) {
+                    const std::vector<SvdClusterScope>& scopes, SvdPeripheral& peripheral) {
     std::string declared;
     std::optional<Chain> chain = ChainAndName(node, declared);
     if (!chain) return;
@@ -220,12 +265,16 @@ class SvdReader {
     base.width = static_cast<unsigned>(width);
     base.reset = reset & reset_mask & width_mask;
     base.reset_undefined = ~reset_mask & width_mask;
+    // Microchip's SAMD5x SDHC (HC1R, 8 bits, resetValue 0xE00), TI's and
+    // Toshiba's files carry the neighbouring register's reset bits: the
+    // register's own bits are kept, and a note says what was dropped.
     if ((reset & width_mask) != reset) {
-      Error(node, "register '" + declared + "': resetValue " + *own.reset_value + " does not fit in " +
-                      std::to_string(width) + " bits");
+      base.notes.push_back("resetValue " + *own.reset_value + " does not fit in " + std::to_string(width) +
+                           " bits: the bits above are dropped");
     }
     base.doc = FoldWhitespace(SvdDerivation::Text(*chain, "description").value_or(""));
     base.loc = document_.Loc(node);
+    base.clusters = scopes;
     base.alternate_of = SvdDerivation::Text(*chain, "alternateRegister").value_or("");
     if (!base.alternate_of.empty()) base.alternate_of = prefix + base.alternate_of;
     if (std::optional<std::string> group = SvdDerivation::Text(*chain, "alternateGroup")) {
@@ -242,6 +291,7 @@ class SvdReader {
 
     pugi::xml_node fields = SvdDerivation::Find(*chain, "fields");
     for (pugi::xml_node field : fields.children("field")) ReadField(field, own, base);
+    DropWriteLayoutOverReadFields(base);
 
     for (const DimCopy& copy : Copies(node, *chain, declared)) {
       if (++register_count_ > limits_.max_registers) {
@@ -250,6 +300,7 @@ class SvdReader {
       SvdRegister reg = base;
       reg.name = prefix + copy.name;
       reg.offset = offset + *at + copy.offset;
+      if (!reg.alternate_of.empty()) reg.alternate_of = NameForCopy(reg.alternate_of, copy);
       peripheral.registers.push_back(std::move(reg));
     }
   }
@@ -338,7 +389,7 @@ class SvdReader {
     if (pugi::xml_node constraint = SvdDerivation::Find(*chain, "writeConstraint")) {
       base.notes.push_back("writeConstraint: " + DescribeWriteConstraint(constraint));
     }
-    ReadEnumerations(*chain, base);
+    ReadEnumerations(*chain, msb - lsb + 1, base);
 
     for (const DimCopy& copy : Copies(node, *chain, declared)) {
       if (copy.offset > 63 || msb + copy.offset > 63) {
@@ -359,7 +410,7 @@ class SvdReader {
   // Up to two <enumeratedValues> (one per usage). regemu names values once
   // per field, so one set is kept (read-write, else read, else the first)
   // and a note lists the other.
-  void ReadEnumerations(const Chain& chain, SvdField& field) {
+  void ReadEnumerations(const Chain& chain, unsigned field_bits, SvdField& field) {
     pugi::xml_node owner;
     for (pugi::xml_node link : chain) {
       if (link.child("enumeratedValues")) {
@@ -408,6 +459,13 @@ class SvdReader {
       if (!number) {
         // "#1x0": x bits match anything; regemu's values are exact.
         field.notes.push_back("enumerated value " + name + " = " + *text + " (don't-care bits) left out");
+        continue;
+      }
+      // STMicro's STM32G0 TIM15 SMS2 (1 bit) lists SMS's values 0x4-0x7: a
+      // value the field cannot hold names nothing, so it goes with a note.
+      if (field_bits < 64 && *number >> field_bits != 0) {
+        field.notes.push_back("enumerated value " + name + " = " + *text + " does not fit the field's " +
+                              std::to_string(field_bits) + " bit(s); left out");
         continue;
       }
       field.values.push_back({name, *number, doc});

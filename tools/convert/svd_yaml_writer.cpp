@@ -32,6 +32,12 @@ std::string FieldName(const SvdField& field, std::string_view indent, std::ostre
 
 void WriteField(std::ostream& out, const SvdField& field, std::string_view indent) {
   Comments(out, field.notes, indent);
+  std::vector<std::string> value_names;
+  for (const SvdEnumValue& value : field.values) {
+    std::string note;
+    value_names.push_back(ValueNameForHeaders(value.name, note));
+    if (!note.empty()) out << indent << "# " << note << "\n";
+  }
   std::string name = FieldName(field, indent, out);
   out << indent << "- {name: " << name << ", bits: " << Bits(field)
       << ", access: " << regdb::AccessName(field.access);
@@ -42,8 +48,9 @@ void WriteField(std::ostream& out, const SvdField& field, std::string_view inden
     return;
   }
   out << ",\n" << indent << "   values: [\n";
-  for (const SvdEnumValue& value : field.values) {
-    out << indent << "     {name: " << YamlName(value.name) << ", value: " << Hex(value.value);
+  for (size_t i = 0; i < field.values.size(); ++i) {
+    const SvdEnumValue& value = field.values[i];
+    out << indent << "     {name: " << value_names[i] << ", value: " << Hex(value.value);
     if (!value.doc.empty()) out << ", doc: " << Quoted(value.doc);
     out << "},\n";
   }
@@ -110,7 +117,13 @@ PeripheralSections Sections(const SvdDevice& device, const SvdPeripheral& periph
   }
   Comments(comments, peripheral.notes, "");
   std::string space = SpaceOf(peripheral);
-  if (peripheral.prefix) {
+  // With instances, loose prefixed names would be defined once per
+  // instance: the registers are a block (PAC0_WPCLR, PAC1_WPCLR) instead.
+  if (peripheral.prefix && instances.size() > 1) {
+    comments << "# prependToName " << Quoted(*peripheral.prefix) << " left out: " << peripheral.name
+             << " has derived instances, so its registers are a block named per instance\n";
+  }
+  if (peripheral.prefix && instances.size() == 1) {
     for (const SvdRegister& reg : peripheral.registers) {
       auto full = [&](const std::string& n) { return YamlName(*peripheral.prefix + n + peripheral.suffix); };
       WriteRegister(registers, reg, full(reg.name), peripheral.base + reg.offset,

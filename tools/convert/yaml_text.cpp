@@ -79,4 +79,16 @@ std::string FieldNameForHeaders(std::string_view name, std::string& note) {
   return yaml_name;
 }
 
+std::string ValueNameForHeaders(std::string_view name, std::string& note) {
+  std::string yaml_name = YamlName(name);
+  note.clear();
+  for (std::string_view taken : {"MASK", "SHIFT", "WIDTH", "RESET"}) {
+    if (yaml_name != taken) continue;
+    note = "value " + yaml_name + " is named " + yaml_name + "_ here: a generated C header already has FIELD_" +
+           yaml_name;
+    yaml_name += '_';
+  }
+  return yaml_name;
+}
+
 }  // namespace regemu::convert

@@ -25,6 +25,11 @@ std::string YamlName(std::string_view name, bool field = false);
 // RP2040's USB buffer controls have a RESET bit) gets a '_' after it, and
 // `note` says so (else it is left empty).
 std::string FieldNameForHeaders(std::string_view name, std::string& note);
+// An enumerated value's name as YamlName gives it, with `_` appended when a
+// generated C header would already define FIELD_<name> (MASK, SHIFT,
+// WIDTH, RESET: Microchip's SAMD21 SYSCTRL BOD33.ACTION has a value RESET);
+// `note` says so.
+std::string ValueNameForHeaders(std::string_view name, std::string& note);
 // A YAML double-quoted scalar.
 std::string Quoted(std::string_view text);
 
