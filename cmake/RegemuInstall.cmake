@@ -7,7 +7,8 @@
 # emulator/script,emulator/trap,fakes}/ and
 # include/regemu/{regemu.h,iomem.h,hwreg.hpp,reg_bits.h}), the `regemu` tool,
 # the shipped databases under share/regemu/yaml and their JSON Schema
-# (share/regemu/database.schema.json), the User-Mode Linux kernel's build
+# (share/regemu/database.schema.json) and the one of `regemu run --json`
+# (share/regemu/run-json.schema.json), the User-Mode Linux kernel's build
 # script, fragment and initramfs packer (share/regemu/uml), the docs the tool's --help
 # points at, LICENSE, CHANGELOG.md, CONTRIBUTING.md and the user guide
 # (docs/) under share/doc/regemu, the examples a driver project builds from
@@ -38,6 +39,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/regemu DESTINATION ${CMAKE_INSTA
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/yaml/ DESTINATION ${REGEMU_INSTALL_YAML_DIR})
 # The databases' JSON Schema (`regemu schema`), for editors to point at.
 install(FILES ${PROJECT_BINARY_DIR}/database.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/regemu)
+# The shape of `regemu run --json` (docs/scripts.md "JSON output"), for tools to validate against.
+install(FILES ${PROJECT_SOURCE_DIR}/docs/run-json.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/regemu)
 # The kernel `regemu boot` runs: its build script, fragment and patches, and
 # the initramfs packer (docs/real-kernels.md), as share/regemu/uml/.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/tools/uml/ DESTINATION ${CMAKE_INSTALL_DATADIR}/regemu/uml USE_SOURCE_PERMISSIONS)

@@ -148,6 +148,11 @@ struct ModelBuilder {
     for (const auto& program : programs) {
       model.first_lines_.push_back(static_cast<uint32_t>(model.interrupt_lines_.size()));
       for (std::string& line : program->OutputLines()) {
+        if (line == "irq") {  // script::kInterruptOutputName: the core does not include script/
+          errors.push_back("behaviour '" + program->name() +
+                           "': interrupt line 'irq' is the name scripts and the C shim give the device's "
+                           "interrupt output; name the line otherwise");
+        }
         if (std::find(model.interrupt_lines_.begin(), model.interrupt_lines_.end(), line) !=
             model.interrupt_lines_.end()) {
           errors.push_back("behaviour '" + program->name() + "': interrupt line '" + line +

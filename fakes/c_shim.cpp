@@ -185,6 +185,25 @@ std::vector<std::string> Words(std::string_view text) {
   return words;
 }
 
+// The name scripts give the device's interrupt output
+// (emulator::kInterruptOutputName; the shim does not link the script
+// language), and the names of its lines.
+constexpr std::string_view kInterruptOutput = "irq";
+
+// `line` checked: "irq" or one of the device's named lines.
+std::string_view LineName(const regemu_device& dev, const char* line) {
+  if (line == nullptr) Misuse("the line name is NULL (\"irq\" names the device's interrupt output)");
+  const auto& model = dev.device->model();
+  if (line == kInterruptOutput || model.FindLine(line)) return line;
+  std::vector<std::string_view> names(model.interrupt_lines().begin(), model.interrupt_lines().end());
+  names.push_back(kInterruptOutput);
+  std::string suggestion = regemu::regdb::DidYouMean(line, names);
+  std::string list;
+  for (std::string_view name : names) list += (list.empty() ? "" : ", ") + std::string(name);
+  Misuse("device '" + model.device() + "' has no interrupt line '" + line + "'" +
+         (suggestion.empty() ? " (its lines: " + list + ")" : suggestion));
+}
+
 regemu::emulator::Violation ViolationAt(const regemu_device& dev, size_t index) {
   std::vector<regemu::emulator::Violation> violations = dev.device->violations();
   if (index >= violations.size()) {
@@ -326,6 +345,17 @@ void regemu_step_ns(regemu_device* dev, uint64_t ns) {
   });
 }
 
+uint64_t regemu_now_ns(regemu_device* dev) {
+  return Enter(dev, "regemu_now_ns", uint64_t{0}, [&] { return dev->device->now_ns(); });
+}
+
+int regemu_set_access_cost(regemu_device* dev, uint64_t ns) {
+  return Enter(dev, "regemu_set_access_cost", -1, [&] {
+    dev->device->SetAccessCost(ns);
+    return 0;
+  });
+}
+
 int regemu_reset(regemu_device* dev) {
   return Enter(dev, "regemu_reset", -1, [&] {
     dev->device->Reset();
@@ -349,6 +379,21 @@ int regemu_inject_interrupt(regemu_device* dev, const char* engine, uint16_t dat
 
 int regemu_irq_level(regemu_device* dev) {
   return Enter(dev, "regemu_irq_level", -1, [&] { return dev->device->interrupt_asserted() ? 1 : 0; });
+}
+
+int regemu_line_level(regemu_device* dev, const char* line) {
+  return Enter(dev, "regemu_line_level", -1, [&] {
+    std::string_view name = LineName(*dev, line);
+    bool asserted = name == kInterruptOutput ? dev->device->interrupt_asserted() : dev->device->line_asserted(name);
+    return asserted ? 1 : 0;
+  });
+}
+
+uint64_t regemu_line_edges(regemu_device* dev, const char* line) {
+  return Enter(dev, "regemu_line_edges", ~uint64_t{0}, [&] {
+    std::string_view name = LineName(*dev, line);
+    return name == kInterruptOutput ? dev->device->interrupt_edges() : dev->device->line_edges(name);
+  });
 }
 
 size_t regemu_msi_count(regemu_device* dev) {

@@ -25,7 +25,7 @@ struct CommandSpec {
 };
 
 // The ONE list of commands: parsing, "did you mean" and usage messages use it.
-constexpr std::array<CommandSpec, 18> kCommands{{
+constexpr std::array<CommandSpec, 22> kCommands{{
     {"write", ScriptOp::kWrite, true, "writeN REG VALUE"},
     {"read", ScriptOp::kRead, true, "readN REG"},
     {"expect", ScriptOp::kExpect, true, "expectN REG VALUE [mask M]"},
@@ -36,7 +36,11 @@ constexpr std::array<CommandSpec, 18> kCommands{{
     {"reset", ScriptOp::kReset, false, "reset"},
     {"inject", ScriptOp::kInject, false, "inject VERB ARGS..."},
     {"expect-irq", ScriptOp::kExpectIrq, false, "expect-irq [LINE] 0|1"},
-    {"expect-msi", ScriptOp::kExpectMsi, false, "expect-msi ADDRESS DATA"},
+    {"expect-msi", ScriptOp::kExpectMsi, false, "expect-msi ADDRESS|* DATA|*"},
+    {"expect-no-msi", ScriptOp::kExpectNoMsi, false, "expect-no-msi"},
+    {"read-irq", ScriptOp::kReadIrq, false, "read-irq [LINE]"},
+    {"expect-edges", ScriptOp::kExpectEdges, false, "expect-edges [LINE] N"},
+    {"mark-edges", ScriptOp::kMarkEdges, false, "mark-edges [LINE]"},
     {"expect-violation", ScriptOp::kExpectViolation, false, "expect-violation KIND"},
     {"snapshot", ScriptOp::kSnapshot, false, "snapshot"},
     {"restore", ScriptOp::kRestore, false, "restore"},
@@ -211,20 +215,9 @@ class Parser {
         return true;
       }
       case ScriptOp::kExpectIrq: {
-        // expect-irq LINE 0|1: a named line (an identifier, never 0 or 1).
-        if (next + 1 < tokens_.size() && tokens_[next].text != "0" && tokens_[next].text != "1") {
-          std::string_view line = tokens_[next].text;
-          if (!model_.FindLine(line)) {
-            std::vector<std::string_view> lines(model_.interrupt_lines().begin(), model_.interrupt_lines().end());
-            ErrorAt(tokens_[next].column, "device '" + model_.device() + "' has no interrupt line '" +
-                                              std::string(line) + "'" +
-                                              (lines.empty() ? " (it has none: use expect-irq 0|1)"
-                                                             : regdb::DidYouMean(line, lines)));
-            return false;
-          }
-          command.verb = std::string(line);
-          ++next;
-        }
+        // expect-irq [LINE] 0|1: a line name is an identifier, never 0 or 1.
+        bool named = next + 1 < tokens_.size() && tokens_[next].text != "0" && tokens_[next].text != "1";
+        if (named && !ParseLine(next, command)) return false;
         const Token* level = Need(next, "0|1");
         if (!level) return false;
         if (level->text != "0" && level->text != "1") {
@@ -236,9 +229,18 @@ class Parser {
         ++next;
         return NoMore(next);
       }
+      case ScriptOp::kReadIrq:
+      case ScriptOp::kMarkEdges:
+        if (next < tokens_.size() && !ParseLine(next, command)) return false;
+        return NoMore(next);
+      case ScriptOp::kExpectEdges:
+        // expect-edges [LINE] N: two words name the line first.
+        if (next + 1 < tokens_.size() && !ParseLine(next, command)) return false;
+        return ParseValue(next, 64, "N (rising edges)", command.value) && NoMore(next);
       case ScriptOp::kExpectMsi:
-        return ParseValue(next, 64, "ADDRESS", command.address) && ParseValue(next, 64, "DATA", command.value) &&
-               NoMore(next);
+        return ParseMsiPart(next, "ADDRESS", command.address, command.any_address) &&
+               ParseMsiPart(next, "DATA", command.value, command.any_data) && NoMore(next);
+      case ScriptOp::kExpectNoMsi: return NoMore(next);
       case ScriptOp::kExpectOutput: {
         const Token* stream = Need(next, "STREAM");
         if (!stream) return false;
@@ -433,6 +435,38 @@ class Parser {
     }
     if (bits != 0) text += (text.empty() ? "" : ", ") + std::string("bits ") + regdb::Hex(bits);
     return text;
+  }
+
+  // LINE of the interrupt-line commands: `irq` (the interrupt output,
+  // command.verb stays "") or one of the model's named lines.
+  bool ParseLine(size_t& next, ScriptCommand& command) {
+    const Token& name = tokens_[next];
+    if (name.text == kInterruptOutputName) {
+      ++next;
+      return true;
+    }
+    if (!model_.FindLine(name.text)) {
+      std::vector<std::string_view> lines(model_.interrupt_lines().begin(), model_.interrupt_lines().end());
+      lines.push_back(kInterruptOutputName);
+      ErrorAt(name.column, "device '" + model_.device() + "' has no interrupt line '" + std::string(name.text) +
+                               "'" +
+                               (lines.size() == 1 ? std::string(" (it has only its interrupt output, 'irq')")
+                                                  : Suggest(name.text, lines)));
+      return false;
+    }
+    command.verb = std::string(name.text);
+    ++next;
+    return true;
+  }
+
+  // ADDRESS or DATA of expect-msi: a 64-bit number, or `*` for any.
+  bool ParseMsiPart(size_t& next, std::string_view what, uint64_t& out, bool& any) {
+    if (next < tokens_.size() && tokens_[next].text == "*") {
+      any = true;
+      ++next;
+      return true;
+    }
+    return ParseValue(next, 64, what, out);
   }
 
   // dump [SPACE]

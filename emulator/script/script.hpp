@@ -16,11 +16,16 @@
 //   snapshot                                 saves the device's whole state (one slot per run)
 //   restore                                  brings back the state `snapshot` saved
 //   inject  VERB ARGS...                     hardware-side event for the behaviours
-//   expect-irq 0|1                           the interrupt output is deasserted / asserted
-//   expect-irq LINE 0|1                      the named interrupt line LINE (Model::interrupt_lines) is ...
-//   expect-msi ADDRESS DATA                  the device's next message not yet checked (an MSI:
-//                                            Device::messages()) is a write of DATA to ADDRESS;
-//                                            fails if it differs or if there is none
+//   read-irq [LINE]                          prints a line's level and its rising edges since its mark
+//   expect-irq [LINE] 0|1                    the line is deasserted / asserted
+//   expect-edges [LINE] N                    the line rose N times since its mark; moves the mark here
+//   mark-edges [LINE]                        moves the line's mark here (each line's starts with the script)
+//                                            LINE: one of Model::interrupt_lines, or `irq` (also when
+//                                            left out): the device's interrupt output
+//   expect-msi ADDRESS|* DATA|*              the device's next message not yet checked (an MSI:
+//                                            Device::messages()) is a write of DATA to ADDRESS
+//                                            (`*`: any); fails if it differs or if there is none
+//   expect-no-msi                            the device sent no message since the last one checked
 //   expect-violation KIND                    the next command must record a KIND violation
 //   dump    [SPACE]                          every register (of SPACE) and its fields, by the backdoor
 //   poll-step D                              the virtual time between a poll's reads, from here on
@@ -73,7 +78,16 @@ enum class ScriptOp : uint8_t {
   kDump,
   kPollStep,
   kExpectOutput,
+  kReadIrq,
+  kExpectEdges,
+  kMarkEdges,
+  kExpectNoMsi,
 };
+
+// The name scripts (and the C shim) give the device's interrupt output
+// (Device::interrupt_asserted, interrupt_edges), so that a one-line device's
+// line is addressed like a named one; no named line may take it.
+inline constexpr std::string_view kInterruptOutputName = "irq";
 
 inline constexpr uint32_t kNoField = ~uint32_t{0};
 
@@ -98,7 +112,8 @@ struct ScriptCommand {
   regdb::SourceLoc loc;     // the command word; loc.line is the 1-based script line
   unsigned width = 0;       // access commands: 8, 16, 32 or 64
   ScriptTarget target;      // access commands
-  uint64_t value = 0;       // write/poke/expect/poll value; step and poll-step nanoseconds; expect-irq 0 or 1
+  uint64_t value = 0;       // write/poke/expect/poll value; step and poll-step nanoseconds; expect-irq 0 or 1;
+                            // expect-edges the count
   uint64_t mask = ~uint64_t{0};  // expect/poll: the bits compared (all N bits, or all the field's, by default)
   // write/poke of REG.FIELD: the register's bits carried over from a read
   // before the write (0: no read), and bits written as 1 whatever was read
@@ -110,8 +125,11 @@ struct ScriptCommand {
   bool to_next_event = false;  // step without a duration: to the device's next pending event
   uint64_t poll_step_ns = 0;  // poll: the interval set by the last `poll-step` before it; 0: the runner's default
   uint64_t address = 0;     // expect-msi: the message's address (`value` is its data)
+  bool any_address = false;  // expect-msi `*` ADDRESS: any address
+  bool any_data = false;     // expect-msi `*` DATA: any data
   ViolationKind violation = ViolationKind::kUnmodelled;  // expect-violation
-  std::string verb;                 // inject; expect-irq: the named line, or "" for the interrupt output; expect-output: the stream
+  std::string verb;                 // inject; expect-output: the stream; read-irq, expect-irq, expect-edges,
+                                    // mark-edges: the named line, or "" for the interrupt output (`irq`)
   std::vector<std::string> args;    // inject
   std::vector<uint64_t> entries;    // expect-output: what must come out next
   regdb::SourceLoc verb_loc;        // inject: where the verb is, for the behaviour's error
@@ -172,5 +190,11 @@ class InjectVerbCheck {
 
 // The command word as written in scripts: "write32", "step", "expect-violation".
 std::string ScriptCommandName(const ScriptCommand& command);
+
+// The line a read-irq, expect-irq, expect-edges or mark-edges names, as
+// written in scripts: a named line, or `irq` for the interrupt output.
+inline std::string_view ScriptLineName(const ScriptCommand& command) {
+  return command.verb.empty() ? kInterruptOutputName : std::string_view(command.verb);
+}
 
 }  // namespace regemu::emulator

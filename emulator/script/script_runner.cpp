@@ -9,6 +9,8 @@
 #include <tuple>
 
 #include "regemu/emulator/script/script_fields.hpp"
+#include "regemu/emulator/script/script_lines.hpp"
+#include "regemu/emulator/script/script_messages.hpp"
 #include "regemu/emulator/stream_text.hpp"
 #include "regemu/regdb/numbers.hpp"
 
@@ -23,7 +25,8 @@ class Runner {
       : script_(script),
         device_(device),
         options_(options),
-        names_(device.model(), options.database) {}
+        names_(device.model(), options.database),
+        lines_(device) {}
 
   RunResult Run() {
     device_.SetPolicy(options_.policy);
@@ -31,12 +34,20 @@ class Runner {
     size_t failing_before = device_.failing_violation_count();
     for (const ScriptCommand& command : script_.commands) {
       ++result_.commands_run;
+      observed_ = {};
+      uint64_t start_ns = device_.now_ns();
       if (command.op == ScriptOp::kExpectViolation) {
         ++result_.checks;
         announced_.push_back(&command);
-        continue;
+      } else {
+        RunAnnounced(command);
       }
-      RunAnnounced(command);
+      if (options_.record_commands) {
+        observed_.command = static_cast<size_t>(&command - script_.commands.data());
+        observed_.start_ns = start_ns;
+        observed_.end_ns = device_.now_ns();
+        result_.commands.push_back(observed_);
+      }
       if (result_.error) break;
     }
     device_.SetPolicy(options_.policy);
@@ -112,6 +123,7 @@ class Runner {
       case ScriptOp::kExpect: {
         ++result_.checks;
         uint64_t value = device_.Read(target.space, target.offset, command.width);
+        observed_.value = Operand(command, value);
         if (!Matches(command, value)) Fail(command.loc, "expectation failed: " + Mismatch(command, value));
         return;
       }
@@ -147,6 +159,7 @@ class Runner {
           return;
         }
         device_.Restore(*snapshot_);
+        lines_.Restored(device_);
         return;
       case ScriptOp::kInject: {
         ScriptInject inject{device_.access_count(), 0, "inject " + command.verb};
@@ -159,25 +172,44 @@ class Runner {
         result_.injects.push_back(std::move(inject));
         return;
       }
+      case ScriptOp::kReadIrq: {
+        LineReading reading = lines_.Read(device_, command.verb);
+        observed_.value = reading.asserted ? 1 : 0;
+        observed_.edges = reading.edges;
+        result_.values.push_back(ScriptValue{command.loc, "read-irq " + std::string(ScriptLineName(command)) +
+                                                              " = " + (reading.asserted ? "1" : "0") + " (edges " +
+                                                              std::to_string(reading.edges) + ")"});
+        return;
+      }
       case ScriptOp::kExpectIrq: {
         ++result_.checks;
-        if (!command.verb.empty()) {  // a named line
-          bool level = device_.line_asserted(command.verb);
-          if (level != (command.value != 0)) {
-            Fail(command.loc, "expected interrupt line " + command.verb + " " +
-                                  (command.value != 0 ? "asserted" : "deasserted") + ", but it is " +
-                                  (level ? "asserted" : "deasserted"));
-          }
-          return;
-        }
-        bool asserted = device_.interrupt_asserted();
+        bool asserted = lines_.Read(device_, command.verb).asserted;
+        observed_.value = asserted ? 1 : 0;
         if (asserted != (command.value != 0)) {
-          Fail(command.loc, std::string("expected the interrupt output ") +
-                                (command.value != 0 ? "asserted" : "deasserted") + ", but it is " +
-                                (asserted ? "asserted" : "deasserted"));
+          std::string what = command.verb.empty() ? std::string("the interrupt output")
+                                                  : "interrupt line " + command.verb;
+          Fail(command.loc, "expected " + what + " " + (command.value != 0 ? "asserted" : "deasserted") +
+                                ", but it is " + (asserted ? "asserted" : "deasserted"));
         }
         return;
       }
+      case ScriptOp::kExpectEdges: {
+        ++result_.checks;
+        uint64_t edges = lines_.Read(device_, command.verb).edges;
+        observed_.value = edges;
+        if (edges != command.value) {
+          Fail(command.loc, "expected " + std::to_string(command.value) + " rising edge(s) of " +
+                                std::string(ScriptLineName(command)) + " " + lines_.Since(command.verb) +
+                                ", but it rose " + std::to_string(edges) + " time(s)");
+        }
+        lines_.Mark(device_, command.verb, command.loc.line);
+        return;
+      }
+      case ScriptOp::kMarkEdges: lines_.Mark(device_, command.verb, command.loc.line); return;
+      case ScriptOp::kExpectNoMsi:
+        ++result_.checks;
+        if (std::string why = messages_.ExpectNone(device_); !why.empty()) Fail(command.loc, why);
+        return;
       case ScriptOp::kExpectMsi: ExpectMsi(command); return;
       case ScriptOp::kExpectOutput: ExpectOutput(command); return;
       case ScriptOp::kExpectMetric: ExpectMetric(command); return;
@@ -210,20 +242,7 @@ class Runner {
   // The next message this script has not checked yet must be DATA to ADDRESS.
   void ExpectMsi(const ScriptCommand& command) {
     ++result_.checks;
-    std::string expected = "a message writing " + regdb::Hex(command.value) + " to " + regdb::Hex(command.address);
-    std::vector<MessageWrite> messages = device_.messages();
-    if (messages_checked_ >= messages.size()) {
-      Fail(command.loc, "expected " + expected + ", but the device sent " +
-                            (device_.message_count() > messages.size() && messages_checked_ >= messages.size()
-                                 ? std::string("more messages than it keeps (DeviceOptions::max_messages)")
-                                 : std::string("no message since the last one checked")));
-      return;
-    }
-    const MessageWrite& message = messages[messages_checked_++];
-    if (message.address != command.address || message.data != command.value) {
-      Fail(command.loc, "expected " + expected + ", but message " + std::to_string(messages_checked_) + " wrote " +
-                            regdb::Hex(message.data) + " to " + regdb::Hex(message.address));
-    }
+    if (std::string why = messages_.ExpectMessage(device_, command); !why.empty()) Fail(command.loc, why);
   }
 
   // The next entries out of a stream, after those the last expect-output
@@ -268,6 +287,7 @@ class Runner {
     for (uint64_t reads = 1;; ++reads) {
       uint64_t before = device_.now_ns();
       uint64_t value = device_.Read(target.space, target.offset, command.width);
+      observed_.value = Operand(command, value);
       poll.last_sequence = device_.access_count();
       if (Matches(command, value)) break;
       uint64_t now = device_.now_ns();
@@ -379,6 +399,7 @@ class Runner {
 
   void Print(const ScriptCommand& command, uint64_t value) {
     const ScriptTarget& target = command.target;
+    observed_.value = Operand(command, value);
     std::string shown = target.is_field() ? names_.Text(target.reg, target.field, Operand(command, value))
                                           : regdb::HexPadded(value, command.width);
     result_.values.push_back(
@@ -396,13 +417,30 @@ class Runner {
   RunResult result_;
   std::vector<const ScriptCommand*> announced_;  // expect-violation lines for the next command
   size_t stored_ = 0;        // violations the device kept before the current command
-  size_t messages_checked_ = 0;  // device messages already matched by expect-msi
+  MessageChecks messages_;  // expect-msi, expect-no-msi
+  LineMarks lines_;         // read-irq, expect-irq, expect-edges, mark-edges
+  ScriptCommandRecord observed_;  // what the command running observed (RunOptions::record_commands)
   std::map<std::string, size_t> outputs_checked_;  // per output stream: entries expect-output checked
   bool store_full_ = false;  // the device stopped keeping violations
   std::optional<DeviceSnapshot> snapshot_;  // the one slot `snapshot` fills and `restore` reads
 };
 
 }  // namespace
+
+bool IsScriptCheck(ScriptOp op) {
+  switch (op) {
+    case ScriptOp::kExpect:
+    case ScriptOp::kPoll:
+    case ScriptOp::kExpectIrq:
+    case ScriptOp::kExpectMsi:
+    case ScriptOp::kExpectViolation:
+    case ScriptOp::kExpectMetric:
+    case ScriptOp::kExpectOutput:
+    case ScriptOp::kExpectEdges:
+    case ScriptOp::kExpectNoMsi: return true;
+    default: return false;
+  }
+}
 
 RunResult RunScript(const Script& script, Device& device, const RunOptions& options) {
   return Runner(script, device, options).Run();

@@ -53,6 +53,9 @@ struct RunOptions {
   // The database the device's model was compiled from: it names fields'
   // enumerated values in messages and dumps. Optional.
   const regdb::Database* database = nullptr;
+  // Keep a ScriptCommandRecord per command run (RunResult::commands), for
+  // tools that report a run command by command (`regemu run --json`).
+  bool record_commands = false;
 };
 
 struct ScriptFailure {
@@ -87,19 +90,35 @@ struct ScriptInject {
   std::string text;  // "inject VERB ARGS..."
 };
 
+// What one command did, when RunOptions::record_commands asks.
+struct ScriptCommandRecord {
+  size_t command = 0;    // its index in Script::commands
+  uint64_t start_ns = 0;  // the virtual time when it began
+  uint64_t end_ns = 0;    // and when it ended
+  // What it observed: readN, peekN, expectN and pollN the value read (the
+  // last read of a poll; a field's value shifted down); read-irq and
+  // expect-irq the line's level; expect-edges the rising edges counted.
+  std::optional<uint64_t> value;
+  std::optional<uint64_t> edges;  // read-irq: the line's rising edges since its mark
+};
+
 struct RunResult {
   std::vector<ScriptFailure> failures;
   std::vector<ScriptViolation> violations;  // in the order recorded (up to the device's max_violations)
   std::vector<ScriptValue> values;
   std::vector<ScriptPoll> polls;  // in the order run
   std::vector<ScriptInject> injects;  // in the order run
+  std::vector<ScriptCommandRecord> commands;  // in the order run, when RunOptions::record_commands
   size_t unannounced_failing = 0;  // violations that fail the run: not announced, and the policy says kFail
   size_t commands_run = 0;
-  size_t checks = 0;  // expect, poll, expect-irq and expect-violation commands evaluated
+  size_t checks = 0;  // the checks (IsScriptCheck) evaluated
   std::optional<ScriptFailure> error;  // a script error that stopped the run
 
   bool passed() const { return !error && failures.empty() && unannounced_failing == 0; }
 };
+
+// Whether a command is an expectation: expect, poll and every expect-* command.
+bool IsScriptCheck(ScriptOp op);
 
 // Runs `script` (which must be ok()) on `device`, which it leaves with
 // `options.policy`.

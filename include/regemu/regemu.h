@@ -114,6 +114,19 @@ int regemu_poke64(regemu_device *dev, const char *space, uint64_t offset, uint64
 /* Advances the virtual clock (acks, counters, ... follow it). */
 void regemu_step_ns(regemu_device *dev, uint64_t ns);
 
+/* The virtual clock: nanoseconds since the device was opened, moved by
+ * regemu_step_ns and by every frontdoor access's cost. A C driver whose
+ * time_now() returns it has its timeouts follow virtual time, so a test
+ * never sleeps and a stuck poll times out at once. 0 for a NULL dev. */
+uint64_t regemu_now_ns(regemu_device *dev);
+
+/* Virtual time each frontdoor access takes from now on: regemu_read and
+ * regemu_write, readl()/writel() and the accesses of a trapped mapping
+ * (0: none, the default; regemu_map gives a device that has none 1 us, so
+ * set it after regemu_map to choose another). A driver polling a status
+ * bit then sees time pass on its own. Returns 0, or -1 for a NULL dev. */
+int regemu_set_access_cost(regemu_device *dev, uint64_t ns);
+
 /* A device reset (a script's `reset`): every register back to its reset
  * value, write-once bits writable again, memory spaces cleared, behaviours
  * reset, the interrupt line recomputed. Time goes on; violations, MSI
@@ -141,6 +154,18 @@ int regemu_inject_interrupt(regemu_device *dev, const char *engine, uint16_t dat
  * While the function has MSI enabled its interrupts go out as messages
  * instead and the line stays low. */
 int regemu_irq_level(regemu_device *dev);
+
+/* An interrupt line by name, as scripts name it (read-irq, expect-edges):
+ * one of the device's named lines (a `kind: interrupts` output's `line:`,
+ * HPET's "IRQ0") or "irq", the device's interrupt output (the line
+ * regemu_irq_level reads).
+ *   regemu_line_level: 1 asserted, 0 not, -1 for an unknown line, a NULL
+ *     line or a NULL dev (regemu_last_error names the device's lines).
+ *   regemu_line_edges: its rising edges since the device was opened (reset
+ *     keeps them): an edge-triggered pulse is over before a driver looks,
+ *     its edge stays counted. All-ones on the same errors. */
+int regemu_line_level(regemu_device *dev, const char *line);
+uint64_t regemu_line_edges(regemu_device *dev, const char *line);
 
 /* The MSI messages the device sent (memory writes of `data` to `address`,
  * from the MSI capability's address and data registers), oldest first:

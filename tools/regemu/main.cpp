@@ -133,6 +133,9 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--lenient", run.lenient,
                     "Record violations without failing (default: strict, an unannounced violation fails)");
   run_cmd->add_flag("--quiet", run.quiet, "Print only failed expectations, unannounced violations and the result line");
+  run_cmd->add_flag("--json", run.json,
+                    "Print the run as one JSON document (each command, check and violation; "
+                    "docs/run-json.schema.json) instead of the trace and report");
   run_cmd->add_option("--trace-capacity", run.trace_capacity,
                       "Trace entries kept; older ones are dropped (default 65536, 0: no trace)")
       ->check(CLI::Range(0, 1 << 22));

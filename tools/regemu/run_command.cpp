@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <memory>
 #include <ostream>
+#include <sstream>
 #include <utility>
 #include <variant>
 
@@ -17,6 +18,7 @@
 #include "regemu/regdb/numbers.hpp"
 #include "tools/regemu/device_inputs.hpp"
 #include "tools/regemu/oa_recording_session.hpp"
+#include "tools/regemu/run_json.hpp"
 
 namespace regemu::tools {
 namespace {
@@ -86,31 +88,44 @@ void PrintReport(std::ostream& out, const Script& script, const emulator::Device
 }  // namespace
 
 int RunRunCommand(const RunCommandOptions& options, std::ostream& out, std::ostream& err) {
+  // With --json, stdout is one JSON document whatever happens; what would
+  // have been printed on stderr still is, and the document carries it too.
+  std::ostringstream captured;
+  std::ostream& diag = options.json ? static_cast<std::ostream&>(captured) : err;
+  RunJsonHeader header{options.database, options.script == "-" ? std::string(kStdinName) : options.script,
+                       options.lenient};
+  auto early_error = [&](const Script* script = nullptr) {
+    if (options.json) {
+      err << captured.str();
+      out << RunErrorJson(header, captured.str(), script).dump(2) << "\n";
+    }
+    return 2;
+  };
+
   auto access_cost = regdb::ParseDurationNs(options.access_cost);
   if (auto* error = std::get_if<regdb::NumberError>(&access_cost)) {
-    err << "regemu run: --access-cost: " << error->message << "\n";
-    return 2;
+    diag << "regemu run: --access-cost: " << error->message << "\n";
+    return early_error();
   }
   if (!options.oa_recording.empty()) {
     if (auto problem = CheckMetricSetName(options.oa_metric_set)) {
-      err << "regemu run: --oa-metric-set: " << *problem << "\n";
-      return 2;
+      diag << "regemu run: --oa-metric-set: " << *problem << "\n";
+      return early_error();
     }
   }
-  if (!DatabaseExists("regemu run", options.database, err)) return 2;
+  if (!DatabaseExists("regemu run", options.database, diag)) return early_error();
   emulator::ScriptLimits limits;
   std::string text;
-  if (!ReadScript("regemu run", options.script, limits.max_bytes, text, err)) return 2;
+  if (!ReadScript("regemu run", options.script, limits.max_bytes, text, diag)) return early_error();
 
-  CompiledDatabase compiled = CompileDatabase(options.database, err);
-  if (!compiled.model) return 2;
+  CompiledDatabase compiled = CompileDatabase(options.database, diag);
+  if (!compiled.model) return early_error();
   const regdb::LoadedDatabase& loaded = compiled.loaded;
 
-  Script script = emulator::ParseScript(std::move(text), options.script == "-" ? kStdinName : options.script,
-                                        *compiled.model, limits);
+  Script script = emulator::ParseScript(std::move(text), header.script, *compiled.model, limits);
   if (!script.ok()) {
-    err << script.FormatErrors();
-    return 2;
+    diag << script.FormatErrors();
+    return early_error(&script);
   }
 
   emulator::DeviceOptions device_options;
@@ -122,16 +137,29 @@ int RunRunCommand(const RunCommandOptions& options, std::ostream& out, std::ostr
   if (!options.oa_recording.empty()) {
     OaRecordingOptions recording_options;
     recording_options.metric_set = options.oa_metric_set;
-    recording = OaRecordingSession::Start(loaded.database, options.oa_recording, recording_options, err);
-    if (!recording) return 2;
+    recording = OaRecordingSession::Start(loaded.database, options.oa_recording, recording_options, diag);
+    if (!recording) return early_error();
     device_options.on_record = recording->Observer();
   }
   emulator::Device device(compiled.model, device_options);
   emulator::RunOptions run_options;
   run_options.policy = options.lenient ? emulator::ViolationPolicy::Lenient() : emulator::ViolationPolicy::Strict();
   run_options.database = &loaded.database;
+  run_options.record_commands = options.json;
   RunResult result = emulator::RunScript(script, device, run_options);
 
+  if (options.json) {
+    int status = result.passed() ? 0 : 1;
+    if (result.error) diag << FormatScriptFailure(script, *result.error);
+    // The recording's own report goes to stderr: stdout is the document.
+    if (recording && !recording->Finish(err, diag)) status = 2;
+    if (result.error) status = 2;
+    err << captured.str();
+    nlohmann::ordered_json report = RunReportJson(header, script, device, result, status);
+    if (status == 2 && report["error"].is_null()) report["error"] = {{"message", captured.str()}};
+    out << report.dump(2) << "\n";
+    return status;
+  }
   if (!options.quiet) {
     PrintTrace(out, device, options.trace_capacity, result);
     out << "\n";

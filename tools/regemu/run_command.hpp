@@ -1,5 +1,5 @@
 #pragma once
-// `regemu run [--lenient] [--quiet] [--trace-capacity N] [--access-cost DURATION]
+// `regemu run [--lenient] [--quiet] [--json] [--trace-capacity N] [--access-cost DURATION]
 // [--oa-recording FILE [--oa-metric-set NAME]] DB SCRIPT`: load and check a
 // database, run a script (`-`: standard input) against a fresh device, print
 // the trace (as script lines that replay it, polls collapsed), what the
@@ -18,6 +18,9 @@ struct RunCommandOptions {
   std::string script;  // a file, or "-" for standard input (named <stdin> in messages)
   bool lenient = false;
   bool quiet = false;  // no trace, values or announced violations
+  // Print the run as one JSON document instead (run_json.hpp,
+  // docs/run-json.schema.json); stderr keeps its messages.
+  bool json = false;
   // Big enough for typical scripts and a few long polls; older entries are
   // dropped (and the drop is announced) past it.
   size_t trace_capacity = 65536;
