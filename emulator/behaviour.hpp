@@ -83,6 +83,13 @@ class BehaviourContext {
   // OnChildInterrupt; otherwise it is ORed into the device's interrupt
   // request, which the router (if any) turns into the INTx line or messages.
   void SetInterrupt(bool asserted);
+  // A new interrupt event while this behaviour's output stays asserted (a
+  // status bit became pending beside others): a level-triggered line shows
+  // nothing, the router (BehaviourProgram::RoutesInterrupts) hears it in
+  // OnInterruptEvent, and a message-signalled function sends one more
+  // message, as an MSI or MSI-X device does for each event. Only for a
+  // top-level output (no interrupt parent) whose request is asserted.
+  void InterruptEvent();
   // The device's interrupt request (the OR of the top-level outputs).
   bool interrupt_requested() const;
   // Drives output line `line` (an index into the program's OutputLines()):
@@ -246,6 +253,9 @@ class Behaviour {
   // the device's interrupt request changed (or RefreshInterrupt was called);
   // returns the INTx line level. Message delivery goes via SendMessage.
   virtual bool RouteInterrupt(BehaviourContext&, bool requested) { return requested; }
+  // Only for the router: a new interrupt event while the request stays
+  // asserted (BehaviourContext::InterruptEvent).
+  virtual void OnInterruptEvent(BehaviourContext&) {}
   // A hardware-side event (`inject VERB ARGS...`); `error` explains kBadArguments.
   virtual InjectResult Inject(BehaviourContext&, std::string_view /*verb*/, std::span<const std::string> /*args*/,
                               std::string& /*error*/) {

@@ -578,6 +578,13 @@ void BehaviourContext::Cover(uint32_t point) { ContextFastPath::Cover(*this, poi
 bool BehaviourContext::records_wanted() const { return static_cast<bool>(device_.options_.on_record); }
 bool BehaviourContext::interrupt_requested() const { return device_.irq_request_; }
 void BehaviourContext::RefreshInterrupt() { device_.RouteInterruptLocked(); }
+
+void BehaviourContext::InterruptEvent() {
+  if (device_.model_->interrupt_parents()[self_] != kNoBehaviour || !device_.irq_request_) return;
+  if (uint32_t router = device_.model_->interrupt_router(); router != kNoBehaviour) {
+    device_.behaviours_[router]->OnInterruptEvent(device_.ContextFor(router));
+  }
+}
 void BehaviourContext::SendMessage(uint64_t address, uint64_t data) {
   ++device_.message_count_;
   MessageWrite message{device_.sequence_, device_.now_ns_, address, data};

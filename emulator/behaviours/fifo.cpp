@@ -118,6 +118,9 @@ class FifoBehaviour : public CopyableBehaviour<FifoBehaviour> {
   }
 
   void BeforeRead(BehaviourContext& context, RegisterId reg) override {
+    // A FIFO without `pop:` (a transmit FIFO the device drains) hooks reads
+    // of its level registers only: nothing to pop.
+    if (!program_->config().pop) return;
     const RegisterBits& pop = *program_->config().pop;
     if (reg != pop.reg || entries_.empty()) return;
     uint64_t head = entries_.front();

@@ -26,7 +26,10 @@ uint32_t LineIndex(std::vector<std::string>& names, const std::string& name) {
 }  // namespace
 
 InterruptRollup::InterruptRollup(const regdb::InterruptsConfig& config)
-    : config_(&config), pending_(config.sources.size(), 0), asserted_(config.outputs.size(), 0) {
+    : config_(&config),
+      pending_(config.sources.size(), 0),
+      pending_bits_(config.sources.size(), 0),
+      asserted_(config.outputs.size(), 0) {
   std::vector<std::string> names;
   for (const regdb::InterruptOutput& output : config.outputs) {
     std::vector<uint32_t> lines;
@@ -64,9 +67,9 @@ std::vector<std::string> InterruptRollup::LineNames(const regdb::InterruptsConfi
   return names;
 }
 
-bool InterruptRollup::Pending(BehaviourContext& context, const regdb::InterruptSource& source) {
+uint64_t InterruptRollup::PendingBits(BehaviourContext& context, const regdb::InterruptSource& source) {
   uint64_t status = Bits(context, source.status);
-  if (status == 0) return false;
+  if (status == 0) return 0;
   if (source.enable) {
     uint64_t enable = Bits(context, *source.enable);
     status = SameWidth(source.status, *source.enable) ? status & enable : enable != 0 ? status : 0;
@@ -75,25 +78,34 @@ bool InterruptRollup::Pending(BehaviourContext& context, const regdb::InterruptS
     uint64_t mask = Bits(context, *source.mask);
     status = SameWidth(source.status, *source.mask) ? status & ~mask : mask == 0 ? status : 0;
   }
-  if (status != 0 && source.when && source.when->Evaluate(RegisterEnv(context)) == 0) return false;
-  return status != 0;
+  if (status != 0 && source.when && source.when->Evaluate(RegisterEnv(context)) == 0) return 0;
+  return status;
 }
 
 void InterruptRollup::Update(BehaviourContext& context, bool cover_sources) {
+  std::vector<uint8_t>& rose = rose_;  // per source: a bit became pending in this update
+  rose.assign(config_->sources.size(), 0);
   for (size_t i = 0; i < config_->sources.size(); ++i) {
-    bool pending = Pending(context, config_->sources[i]);
+    uint64_t bits = PendingBits(context, config_->sources[i]);
+    bool pending = bits != 0;
     if (cover_sources && pending && pending_[i] == 0) context.Cover(static_cast<uint32_t>(i));
+    rose[i] = (bits & ~pending_bits_[i]) != 0 ? 1 : 0;
     pending_[i] = pending ? 1 : 0;
+    pending_bits_[i] = bits;
   }
   std::fill(line_levels_.begin(), line_levels_.end(), 0);
   for (size_t o = 0; o < config_->outputs.size(); ++o) {
     const regdb::InterruptOutput& output = config_->outputs[o];
     bool asserted = std::any_of(output.sources.begin(), output.sources.end(),
                                 [&](uint32_t s) { return pending_[s] != 0; });
+    bool was_asserted = asserted_[o] != 0;
     asserted_[o] = asserted ? 1 : 0;
     const std::vector<uint32_t>& lines = output_lines_[o];
     if (lines.empty()) {
       context.SetInterrupt(asserted);
+      bool new_event = std::any_of(output.sources.begin(), output.sources.end(),
+                                   [&](uint32_t s) { return rose[s] != 0; });
+      if (was_asserted && asserted && new_event) context.InterruptEvent();
     } else if (!asserted) {
       continue;
     } else if (!output.route) {
@@ -111,6 +123,7 @@ void InterruptRollup::Update(BehaviourContext& context, bool cover_sources) {
 
 void InterruptRollup::Clear() {
   std::fill(pending_.begin(), pending_.end(), 0);
+  std::fill(pending_bits_.begin(), pending_bits_.end(), 0);
   std::fill(asserted_.begin(), asserted_.end(), 0);
   std::fill(line_driven_.begin(), line_driven_.end(), kUnknown);
 }

@@ -32,7 +32,10 @@ class InterruptRollup {
   // Recomputes every source and output from the registers and drives the
   // outputs (SetLine for named lines, numbered as LineNames lists them;
   // SetInterrupt otherwise). With `cover_sources`, a source becoming
-  // pending is covered as the behaviour's point of its index.
+  // pending is covered as the behaviour's point of its index. A status bit
+  // that becomes pending while the request output was already asserted is
+  // a new event (BehaviourContext::InterruptEvent): a level line shows
+  // nothing of it, a message-signalled router sends another message.
   void Update(BehaviourContext& context, bool cover_sources);
 
   void Clear();
@@ -43,10 +46,12 @@ class InterruptRollup {
   // while the condition holds. An enable or mask as wide as the status acts
   // bit by bit (IIR & IER); one of another width gates the whole status
   // (not 0 / 0).
-  static bool Pending(BehaviourContext& context, const regdb::InterruptSource& source);
+  // The pending bits themselves (0: not pending).
+  static uint64_t PendingBits(BehaviourContext& context, const regdb::InterruptSource& source);
 
   const regdb::InterruptsConfig* config_;
   std::vector<uint8_t> pending_;
+  std::vector<uint64_t> pending_bits_;  // per source, as last updated: a bit that rises is a new event
   std::vector<uint8_t> asserted_;
   // Per output: its lines as LineNames indices (one for `line:`, the list
   // for `lines:`, none for the request).
@@ -56,6 +61,7 @@ class InterruptRollup {
   // SetLine only on a change, as a routed output's many lines rarely move.
   static constexpr uint8_t kUnknown = 2;
   std::vector<uint8_t> line_driven_;
+  std::vector<uint8_t> rose_;  // scratch of Update
 };
 
 }  // namespace regemu::emulator

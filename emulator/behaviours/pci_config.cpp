@@ -203,6 +203,18 @@ class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
     return line;
   }
 
+  // A new event while the request stays up: a message-signalled function
+  // sends one more message (a message is an edge, with no level to stay
+  // asserted: PCI Local Bus 3.0 §6.8 [M]), the INTx level shows nothing.
+  void OnInterruptEvent(BehaviourContext& context) override {
+    if (!requested_) return;
+    if (MsixEnabled(context)) {
+      SignalMsix(context, 0);
+    } else if (MsiEnabled(context)) {
+      Signal(context);
+    }
+  }
+
   InjectResult Inject(BehaviourContext& context, std::string_view verb, std::span<const std::string> args,
                       std::string& error) override {
     if (verb != "pci-request") return InjectResult::kNotMine;

@@ -147,8 +147,8 @@ TEST_F(I2cBootTest, NvmeAndTheI2cControllerBindSideBySide) {
   EXPECT_THAT(run.out, HasSubstr("regemu-test: driver 0000:00:01.0 i2c-designware-pci"));
   EXPECT_THAT(run.out, HasSubstr("regemu-test: nvme0 state live"));
   EXPECT_THAT(run.out, HasSubstr("regemu-test: /dev/i2c-0 is a character device"));
-  EXPECT_THAT(ConsoleLines(run.out), Contains("regemu-test: i2ctransfer " + FirstBytes(12)));
-  EXPECT_THAT(ConsoleLines(run.out), Contains("regemu-test: i2cget 0x0b " + ByteAt(0x0b)));
+  EXPECT_THAT(ConsoleLines(run.out), Contains("regemu-test: i2ctransfer " + FirstBytes(12))) << run.out;
+  EXPECT_THAT(ConsoleLines(run.out), Contains("regemu-test: i2cget 0x0b " + ByteAt(0x0b))) << run.out;
   EXPECT_THAT(run.out, HasSubstr("nvme0q0")) << "the admin queue's interrupt";
   EXPECT_THAT(run.out, HasSubstr("UM virtio PCIe MSI 16384  0000:00:01.0")) << "the I2C controller's interrupt";
   // One trace per device, in the order of the command line.
