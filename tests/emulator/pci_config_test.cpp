@@ -461,5 +461,46 @@ behaviours:
   EXPECT_THAT(device->violations(), IsEmpty());
 }
 
+// A status bit that becomes pending while another keeps the request up is
+// a new event: a message-signalled function sends one more message for
+// it (a driver whose handler reads the status once, as i2c_dw_isr does,
+// would otherwise never hear of it); the INTx level shows one assertion.
+TEST(PciConfigBehaviourTest, EachNewlyPendingStatusBitIsOneMoreMsi) {
+  auto device = testing_support::MakeDevice(R"(device: f
+spaces:
+  - {name: config, kind: pci-config, size: 0x100}
+  - {name: regs, kind: mmio, size: 0x10}
+registers:
+  - {name: CMD, space: config, offset: 0x04, width: 16}
+  - {name: MC, space: config, offset: 0x42, width: 16}
+  - {name: MA, space: config, offset: 0x44, width: 32}
+  - {name: MD, space: config, offset: 0x48, width: 16}
+  - {name: STAT, space: regs, offset: 0x0}
+behaviours:
+  - {kind: pci-config, command: CMD, memory_spaces: [regs], msi: {control: MC, address: MA, data: MD}}
+  - {name: irq, kind: interrupts, sources: [{name: any, status: STAT}]}
+)");
+  SpaceId config = SpaceNamed(device->model(), "config");
+  SpaceId regs = SpaceNamed(device->model(), "regs");
+  device->Write(config, 0x04, 16, kMaster | 0x2);
+  device->Write(config, 0x44, 32, 0xFEE00000);
+  device->Write(config, 0x48, 16, 0x41);
+  device->Write(config, 0x42, 16, 1);
+  device->Write(regs, 0x0, 32, 0b01);  // rises: a message
+  device->Write(regs, 0x0, 32, 0b11);  // bit 1 joins while the request is up: one more
+  device->Write(regs, 0x0, 32, 0b11);  // nothing new
+  device->Write(regs, 0x0, 32, 0b10);  // bit 0 went, the request stays up
+  device->Write(regs, 0x0, 32, 0b11);  // bit 0 again: one more
+  EXPECT_EQ(device->messages().size(), 3u);
+  device->Write(config, 0x42, 16, 0);  // MSI off: the INTx level
+  device->Write(regs, 0x0, 32, 0);
+  uint64_t edges = device->interrupt_edges();
+  device->Write(regs, 0x0, 32, 0b01);
+  device->Write(regs, 0x0, 32, 0b11);
+  EXPECT_EQ(device->interrupt_edges(), edges + 1) << "a level shows one assertion, however many bits join it";
+  EXPECT_EQ(device->messages().size(), 3u);
+  EXPECT_THAT(device->violations(), IsEmpty());
+}
+
 }  // namespace
 }  // namespace regemu::emulator
