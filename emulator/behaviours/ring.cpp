@@ -349,6 +349,14 @@ class RingBehaviour : public CopyableBehaviour<RingBehaviour> {
     return false;
   }
 
+  // Drops submission queue `id`'s doorbells still waiting out the latency.
+  void CancelPending(BehaviourContext& context, uint64_t id) {
+    std::erase_if(pending_, [&](const Pending& p) {
+      if (p.sq == id) context.Cancel(p.event);
+      return p.sq == id;
+    });
+  }
+
   void TailDoorbell(BehaviourContext& context, uint64_t id, uint64_t tail) {
     if (!Enabled(context) || !Exists(context, id, true)) return;
     Refresh(context, id, sqs_[id].cq);
@@ -366,10 +374,7 @@ class RingBehaviour : public CopyableBehaviour<RingBehaviour> {
       latency = config().latency->Evaluate(env);
     }
     if (latency == 0) {
-      std::erase_if(pending_, [&](const Pending& p) {  // covered by this tail
-        if (p.sq == id) context.Cancel(p.event);
-        return p.sq == id;
-      });
+      CancelPending(context, id);  // covered by this tail
       sq.due = tail;
       Process(context, id);
       return;
@@ -642,10 +647,7 @@ class RingBehaviour : public CopyableBehaviour<RingBehaviour> {
     bool exists = id < c.queues && (remove.submission ? sqs_[id].exists : cqs_[id].exists);
     if (id == 0 || !exists) return Refuse(context, env, c.queue_status.invalid_id);
     if (remove.submission) {
-      std::erase_if(pending_, [&](const Pending& p) {
-        if (p.sq == id) context.Cancel(p.event);
-        return p.sq == id;
-      });
+      CancelPending(context, id);
       sqs_[id] = SubmissionQueue{};
     } else {
       for (const SubmissionQueue& sq : sqs_) {
