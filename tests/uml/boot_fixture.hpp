@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -47,6 +48,18 @@ class KernelBootTest : public ::testing::Test {
   }
   regemu::testing_support::CliResult Boot(const std::string& init, const std::string& args) {
     return regemu::testing_support::RunRegemu("boot --kernel '" + kernel_ + "' --initrd '" + Initramfs(init) + "' " + args);
+  }
+
+  // Two boots with the same inputs (`args` are `regemu boot`'s, without
+  // --trace); each must power off cleanly. Their traces, first and second.
+  std::pair<std::string, std::string> TwoBootTraces(const std::string& init, const std::string& args) {
+    std::filesystem::path first = scratch_ / "first.script";
+    std::filesystem::path second = scratch_ / "second.script";
+    regemu::testing_support::CliResult a = Boot(init, "--trace '" + first.string() + "' " + args);
+    regemu::testing_support::CliResult b = Boot(init, "--trace '" + second.string() + "' " + args);
+    EXPECT_EQ(a.exit_code, 0) << a.err;
+    EXPECT_EQ(b.exit_code, 0) << b.err;
+    return {regemu::testing_support::Slurp(first), regemu::testing_support::Slurp(second)};
   }
 
   std::string kernel_;

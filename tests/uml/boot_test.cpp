@@ -74,15 +74,9 @@ TEST_F(BootTest, TheNvmeDiskKeepsDataAndAFilesystemWithNoViolation) {
 }
 
 TEST_F(BootTest, TwoTimeTravelBootsGiveIdenticalDeviceTraces) {
-  fs::path first = scratch_ / "first.script";
-  fs::path second = scratch_ / "second.script";
-  CliResult a = Boot("nvme_bringup.init", "--timeout 120 --trace '" + first.string() + "' yaml/nvme");
-  CliResult b = Boot("nvme_bringup.init", "--timeout 120 --trace '" + second.string() + "' yaml/nvme");
-  ASSERT_EQ(a.exit_code, 0) << a.err;
-  ASSERT_EQ(b.exit_code, 0) << b.err;
-  std::string trace = Slurp(first);
-  EXPECT_THAT(trace, HasSubstr("CSTS")) << "the driver polled the controller's status";
-  EXPECT_EQ(trace, Slurp(second));
+  auto [first, second] = TwoBootTraces("nvme_bringup.init", "--timeout 120 yaml/nvme");
+  EXPECT_THAT(first, HasSubstr("CSTS")) << "the driver polled the controller's status";
+  EXPECT_EQ(first, second);
 }
 
 TEST_F(BootTest, AControllerTheDriverRefusesShowsTheDriversOwnMessage) {

@@ -125,15 +125,9 @@ TEST_F(I2cBootTest, TheDesignWarePciDriverBindsAndUserspaceReadsTheEepromWithNoV
 }
 
 TEST_F(I2cBootTest, TwoTimeTravelBootsGiveIdenticalI2cTraces) {
-  fs::path first = scratch_ / "first.script";
-  fs::path second = scratch_ / "second.script";
-  CliResult a = Boot("i2c_eeprom.init", "--timeout 60 --trace '" + first.string() + "' yaml/dw_i2c_pci");
-  CliResult b = Boot("i2c_eeprom.init", "--timeout 60 --trace '" + second.string() + "' yaml/dw_i2c_pci");
-  ASSERT_EQ(a.exit_code, 0) << a.err;
-  ASSERT_EQ(b.exit_code, 0) << b.err;
-  std::string trace = Slurp(first);
-  EXPECT_THAT(trace, HasSubstr("IC_DATA_CMD")) << "the driver moved bytes through the FIFOs";
-  EXPECT_EQ(trace, Slurp(second));
+  auto [first, second] = TwoBootTraces("i2c_eeprom.init", "--timeout 60 yaml/dw_i2c_pci");
+  EXPECT_THAT(first, HasSubstr("IC_DATA_CMD")) << "the driver moved bytes through the FIFOs";
+  EXPECT_EQ(first, second);
 }
 
 TEST_F(I2cBootTest, NvmeAndTheI2cControllerBindSideBySide) {
