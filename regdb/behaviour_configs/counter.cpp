@@ -13,8 +13,10 @@
 namespace regemu::regdb {
 namespace {
 
-constexpr std::array<std::string_view, 10> kKeys{"kind",      "name",   "register", "field",    "period",
-                                                 "increment", "frequency", "enable", "saturate", "compare"};
+constexpr std::array<std::string_view, 15> kKeys{
+    "kind",      "name",  "register", "field",    "period",   "increment", "frequency",   "enable",
+    "saturate",  "compare", "direction", "width", "limit", "at_limit", "write_phase"};
+constexpr std::array<std::string_view, 4> kLimitKeys{"set", "signal", "reload", "stop"};
 constexpr std::array<std::string_view, 7> kComparatorKeys{"name",     "register", "set",   "signal",
                                                           "periodic", "period_register", "width"};
 
@@ -52,8 +54,44 @@ void WarnUnlessHardwareDriven(const BehaviourSpec& spec, const Register& reg, co
   }
 }
 
-// Exactly one of `period:` and `frequency:`.
-void ReadRate(const BehaviourSpec& spec, SchemaReader& reader, TickRate& rate) {
+// `RATE` or `RATE / EXPR` / `RATE * EXPR`: the constant and the rest of
+// the text (the operator and the expression), at its column.
+struct RateText {
+  std::string constant;
+  char op = 0;  // '/', '*', or 0 for a constant rate
+  size_t expression_column = 0;
+};
+
+RateText SplitRate(std::string_view text) {
+  RateText split;
+  size_t end = text.find_first_of(" \t/*");
+  split.constant = std::string(text.substr(0, end));
+  if (end == std::string_view::npos) return split;
+  size_t op = text.find_first_not_of(" \t", end);
+  if (op == std::string_view::npos) return split;
+  if (text[op] != '/' && text[op] != '*') {  // not a scaled rate: the constant's own error says what is wrong
+    split.constant = std::string(text);
+    return split;
+  }
+  split.op = text[op];
+  split.expression_column = std::min(text.size(), text.find_first_not_of(" \t", op + 1));
+  return split;
+}
+
+// The expression after a rate's operator, as a node of its own at its
+// column, so its errors point into the user's text.
+YamlNode ScaleNode(const YamlNode& node, size_t column) {
+  YamlNode scale = node;
+  scale.text = node.text.substr(column);
+  scale.loc.column += static_cast<uint32_t>(column + (node.quoted ? 1 : 0));
+  scale.quoted = false;  // its column is the expression's own now
+  return scale;
+}
+
+// Exactly one of `period:` and `frequency:`, each a constant or a constant
+// scaled by a number expression (`25MHz / (CONTROL.PRESCALE == 2 ? 256 :
+// 1)`), which may never be 0 and must keep the rate's fraction in 64 bits.
+void ReadRate(const BehaviourSpec& spec, const Database& database, SchemaReader& reader, CounterRate& rate) {
   const YamlNode* period = spec.yaml.Find("period");
   const YamlNode* frequency = spec.yaml.Find("frequency");
   if (period && frequency) {
@@ -71,12 +109,34 @@ void ReadRate(const BehaviourSpec& spec, SchemaReader& reader, TickRate& rate) {
   std::string_view what = period ? "period" : "frequency";
   auto text = reader.Text(node, what);
   if (!text) return;
-  auto parsed = period ? ParseTickPeriod(*text) : ParseTickFrequency(*text);
+  RateText split = SplitRate(*text);
+  auto parsed = period ? ParseTickPeriod(split.constant) : ParseTickFrequency(split.constant);
   if (auto* error = std::get_if<NumberError>(&parsed)) {
     reader.Error(node, std::string(what) + ": " + error->message);
     return;
   }
-  rate = std::get<TickRate>(parsed);
+  rate.base = std::get<TickRate>(parsed);
+  if (split.op == 0) return;
+  std::string scale_what = std::string(what) + " of counter behaviour '" + spec.name + "'";
+  YamlNode scale_node = ScaleNode(node, split.expression_column);
+  auto scale = ParseTypedExpression(scale_node, RegisterScope(database), reader, scale_what, ExpressionType::kNumber);
+  if (!scale) return;
+  if (scale->min_value() == 0) {
+    reader.Error(scale_node, scale_what + ": '" + scale->text() + "' can be 0, and a counter's rate cannot (" +
+                                 (scale->constant() ? "it is 0" : "give each case a value of at least 1") + ")");
+    return;
+  }
+  // A frequency divided (or a period multiplied) grows the fraction's
+  // denominator; the other way its numerator. Both must stay below 2^64.
+  bool divides = (split.op == '/') == (frequency != nullptr);
+  uint64_t grown = divides ? rate.base.den : rate.base.num;
+  if (scale->max_value() > ~uint64_t{0} / grown) {
+    reader.Error(scale_node, scale_what + ": '" + scale->text() + "' can reach " + std::to_string(scale->max_value()) +
+                                 ", past what a 64-bit rate fraction holds at this " + std::string(what));
+    return;
+  }
+  rate.scale = std::move(*scale);
+  rate.divides = divides;
 }
 
 class ComparatorReader {
@@ -201,6 +261,144 @@ class ComparatorReader {
   SchemaReader& reader_;
 };
 
+
+// `REG` or `REG.FIELD` alone: the form every behaviour names bits in.
+bool IsRegisterBitsName(std::string_view text) {
+  size_t dot = text.find('.');
+  if (dot == std::string_view::npos) return IsIdentifier(text);
+  return IsIdentifier(text.substr(0, dot)) && IsFieldName(text.substr(dot + 1));
+}
+
+// An expression of the counter's over the device's state: `what` names it
+// in messages. An expression that reads the counting bits themselves is
+// refused: the counter would decide its own rate, enable or width.
+std::optional<Expression> CounterExpression(const YamlNode& node, const std::string& what, ExpressionType type,
+                                            const CounterConfig* counter, const Database& database,
+                                            SchemaReader& reader) {
+  auto expression = ParseTypedExpression(node, RegisterScope(database), reader, what, type);
+  if (!expression || !counter) return expression;
+  for (uint64_t id : expression->operands()) {
+    if (OperandRegister(id) != counter->reg) continue;
+    const Register& reg = database.registers[counter->reg];
+    uint64_t read = IsFieldOperand(id) ? reg.fields[OperandField(id)].mask() : reg.width_mask();
+    if ((read & counter->bits.mask) == 0) continue;
+    std::string name = IsFieldOperand(id) ? reg.name + "." + reg.fields[OperandField(id)].name : reg.name;
+    reader.Error(node, what + ": '" + name + "' overlaps the counter's own bits");
+    return std::nullopt;
+  }
+  return expression;
+}
+
+// `enable:` as REGISTER.FIELD (resolved as every behaviour names bits, with
+// the same messages) or any expression (`CTRL.EN && !CTRL.SELEXTEN`).
+void ReadEnable(const BehaviourSpec& spec, const YamlNode& node, CounterConfig& config, bool resolved,
+                const Database& database, SchemaReader& reader) {
+  std::string what = "enable of counter behaviour '" + spec.name + "'";
+  if (node.IsScalar() && IsRegisterBitsName(node.text)) {
+    auto bits = ResolveRegisterBits(node, what, database, reader);
+    if (!bits) return;
+    if (resolved && bits->reg == config.reg && (bits->bits.mask & config.bits.mask) != 0) {
+      reader.Error(node, what + ": '" + bits->text + "' overlaps the counter's own bits");
+      return;
+    }
+  }
+  config.enable = CounterExpression(node, what, ExpressionType::kNumber, resolved ? &config : nullptr, database, reader);
+}
+
+// `width:`: the low bits counted, 1 to the counting bits' width in every case.
+void ReadWidth(const BehaviourSpec& spec, const YamlNode& node, CounterConfig& config, bool resolved,
+               const Database& database, SchemaReader& reader) {
+  std::string what = "width of counter behaviour '" + spec.name + "'";
+  auto width = CounterExpression(node, what, ExpressionType::kNumber, resolved ? &config : nullptr, database, reader);
+  if (!width) return;
+  unsigned bits = resolved ? static_cast<unsigned>(std::popcount(config.bits.mask)) : 64;
+  if (width->min_value() < 1 || width->max_value() > bits) {
+    std::string range = width->constant() ? "is " + std::to_string(width->max_value())
+                                          : "can be " + std::to_string(width->min_value() < 1 ? width->min_value()
+                                                                                             : width->max_value());
+    reader.Error(node, what + " " + range + ": a counter counts 1 to " + std::to_string(bits) +
+                           " bits (the width of its " + (spec.yaml.Find("field") ? "field" : "register") + ")");
+    return;
+  }
+  config.width = std::move(width);
+}
+
+// `at_limit:` {set, signal, reload, stop}.
+std::optional<CounterLimitEvent> ReadLimitEvent(const BehaviourSpec& spec, const YamlNode& node,
+                                                const CounterConfig& config, bool resolved, const Database& database,
+                                                SchemaReader& reader) {
+  if (!reader.ExpectMap(node, "a counter's at_limit", kLimitKeys)) return std::nullopt;
+  std::string what = "at_limit of counter behaviour '" + spec.name + "'";
+  CounterLimitEvent event;
+  bool ok = true;
+  if (const YamlNode* set = node.Find("set")) {
+    std::vector<const YamlNode*> items;
+    if (set->IsSequence()) {
+      for (const YamlNode& item : set->children) items.push_back(&item);
+    } else {
+      items.push_back(set);
+    }
+    for (const YamlNode* item : items) {
+      auto bits = ResolveRegisterBits(*item, what + " (set)", database, reader);
+      if (bits && resolved && bits->reg == config.reg && (bits->bits.mask & config.bits.mask) != 0) {
+        reader.Error(*item, what + " (set): '" + bits->text + "' overlaps the counter's own bits");
+        bits.reset();
+      }
+      ok = bits.has_value() && ok;
+      if (bits) event.set.push_back(*bits);
+    }
+  }
+  if (const YamlNode* signal = node.Find("signal")) {
+    auto flag = reader.Bool(*signal, "signal");
+    ok = flag.has_value() && ok;
+    event.signal = flag.value_or(true);
+  }
+  const CounterConfig* counter = resolved ? &config : nullptr;
+  if (const YamlNode* reload = node.Find("reload")) {
+    event.reload = CounterExpression(*reload, "reload of counter behaviour '" + spec.name + "'",
+                                     ExpressionType::kNumber, nullptr, database, reader);
+    ok = event.reload.has_value() && ok;
+  }
+  if (const YamlNode* stop = node.Find("stop")) {
+    event.stop = CounterExpression(*stop, "stop of counter behaviour '" + spec.name + "'", ExpressionType::kNumber,
+                                   counter, database, reader);
+    ok = event.stop.has_value() && ok;
+  }
+  if (!ok) return std::nullopt;
+  return event;
+}
+
+// What the new keys cannot be combined with, each at the key that is one too many.
+void CheckCombinations(const BehaviourSpec& spec, const CounterConfig& config, SchemaReader& reader) {
+  const YamlNode& yaml = spec.yaml;
+  std::string what = "counter behaviour '" + spec.name + "'";
+  bool down = config.direction == CountDirection::kDown;
+  if (const YamlNode* saturate = yaml.Find("saturate"); saturate && config.saturate) {
+    if (down) {
+      reader.Error(*saturate, what + " counts down and saturates: a down counter stops at 0 with "
+                                     "'at_limit: {stop: 1}'");
+    } else if (const YamlNode* at_limit = yaml.Find("at_limit")) {
+      reader.Error(*at_limit, what + " saturates and has 'at_limit': a saturating count never reaches a limit "
+                                     "event's next tick (say 'stop' in at_limit instead)");
+    }
+  }
+  if (const YamlNode* at_limit = yaml.Find("at_limit"); at_limit && config.increment != 1) {
+    reader.Error(*at_limit, what + " has 'at_limit' and an increment of " + std::to_string(config.increment) +
+                                ": a limit is arrived at one tick at a time (increment 1)");
+  }
+  if (const YamlNode* limit = yaml.Find("limit"); limit && !yaml.Find("at_limit")) {
+    reader.Error(*limit, what + " has 'limit' but no 'at_limit': the limit is where at_limit's event and reload "
+                                "happen");
+  }
+  if (const YamlNode* compare = yaml.Find("compare"); compare && (down || yaml.Find("at_limit") ||
+                                                                  yaml.Find("width"))) {
+    reader.Error(*compare, what + " has comparators and " +
+                               (down ? std::string("counts down") : yaml.Find("width") ? "a 'width'" : "'at_limit'") +
+                               ": comparators match on a free-running up counter (use at_limit for the end of "
+                               "a count)");
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<BehaviourConfig> CheckCounterConfig(const BehaviourSpec& spec, const Database& database,
@@ -219,21 +417,37 @@ std::unique_ptr<BehaviourConfig> CheckCounterConfig(const BehaviourSpec& spec, c
     // design, not a slip.
     if (resolved && !spec.yaml.Find("enable")) WarnUnlessHardwareDriven(spec, *reg, field, reader);
   }
-  ReadRate(spec, reader, config->rate);
+  ReadRate(spec, database, reader, config->rate);
   if (const YamlNode* increment = spec.yaml.Find("increment")) {
     config->increment = reader.Unsigned(*increment, "increment", 1).value_or(1);
   }
+  if (const YamlNode* direction = spec.yaml.Find("direction")) {
+    config->direction = reader
+                            .Choice<CountDirection>(*direction, "counter direction",
+                                                    {{"up", CountDirection::kUp}, {"down", CountDirection::kDown}})
+                            .value_or(CountDirection::kUp);
+  }
+  if (const YamlNode* width = spec.yaml.Find("width")) ReadWidth(spec, *width, *config, resolved, database, reader);
   if (const YamlNode* enable = spec.yaml.Find("enable")) {
-    config->enable = ResolveRegisterBits(*enable, "enable of counter behaviour '" + spec.name + "'", database, reader);
-    if (resolved && config->enable && config->enable->reg == config->reg &&
-        (config->enable->bits.mask & config->bits.mask) != 0) {
-      reader.Error(*enable, "enable of counter behaviour '" + spec.name + "': '" + config->enable->text +
-                                "' overlaps the counter's own bits");
-    }
+    ReadEnable(spec, *enable, *config, resolved, database, reader);
   }
   if (const YamlNode* saturate = spec.yaml.Find("saturate")) {
     config->saturate = reader.Bool(*saturate, "saturate").value_or(false);
   }
+  if (const YamlNode* limit = spec.yaml.Find("limit")) {
+    config->limit = CounterExpression(*limit, "limit of counter behaviour '" + spec.name + "'",
+                                      ExpressionType::kNumber, resolved ? config.get() : nullptr, database, reader);
+  }
+  if (const YamlNode* at_limit = spec.yaml.Find("at_limit")) {
+    config->at_limit = ReadLimitEvent(spec, *at_limit, *config, resolved, database, reader);
+  }
+  if (const YamlNode* phase = spec.yaml.Find("write_phase")) {
+    config->write_phase = reader
+                              .Choice<WritePhase>(*phase, "write_phase",
+                                                  {{"restart", WritePhase::kRestart}, {"keep", WritePhase::kKeep}})
+                              .value_or(WritePhase::kRestart);
+  }
+  CheckCombinations(spec, *config, reader);
   if (const YamlNode* compare = spec.yaml.Find("compare")) {
     ComparatorReader(spec, resolved ? config.get() : nullptr, config->saturate, database, reader)
         .ReadAll(*compare, config->compare);

@@ -1,7 +1,9 @@
 #pragma once
 // `kind: counter`: a counter driven by the virtual clock at an exact rate,
-// optionally gated by an enable bit, saturating, and with comparators that
-// match at exact instants (an event timer's main counter and its comparators).
+// counting up or down, optionally gated by an enable, saturating, with a
+// limit event and its policy (wrap, reload, stop), and with comparators that
+// match at exact instants (an event timer's main counter and its
+// comparators; an SP804 or CMSDK down-counter and its reload).
 
 #include <cstdint>
 #include <optional>
@@ -30,13 +32,46 @@ struct CounterComparator {
   std::optional<Expression> width;
 };
 
+enum class CountDirection : uint8_t { kUp, kDown };
+
+// What a write that sets the count does to the tick in progress.
+enum class WritePhase : uint8_t {
+  kRestart,  // the next tick comes one whole period after the write
+  kKeep,     // the tick in progress goes on: the prescaler is not reset
+};
+
+// The counter's rate: a constant (`period:`/`frequency:`), optionally
+// scaled by a number expression over fields (`25MHz / DIV`, `10ns * DIV`),
+// which the check proves is never 0 and never overflows the fraction.
+struct CounterRate {
+  TickRate base;
+  std::optional<Expression> scale;
+  bool divides = true;  // ticks per ns = base / scale (else base * scale)
+};
+
+// `at_limit:`: the count arriving at its limit by a tick (0 counting down,
+// `limit` counting up), and what the next tick does.
+struct CounterLimitEvent {
+  std::vector<RegisterBits> set;     // each stored to 1 at the event
+  bool signal = true;                // Signal "<behaviour>.limit"
+  std::optional<Expression> reload;  // the count the next tick loads; absent: it wraps
+  std::optional<Expression> stop;    // while not 0 at the event, counting stops at the limit
+};
+
 struct CounterConfig : BehaviourConfig {
   RegisterIndex reg = 0;
   FieldBits bits;   // the counting bits: a field, or the whole register
-  TickRate rate;    // from `period:` or `frequency:`
+  CounterRate rate;  // from `period:` or `frequency:`
   uint64_t increment = 1;
-  std::optional<RegisterBits> enable;  // counts only while this is not 0
-  bool saturate = false;               // stop at all-ones instead of wrapping
+  CountDirection direction = CountDirection::kUp;
+  // The bits counted, as an expression (`CONTROL.SIZE ? 32 : 16`): the low
+  // bits of `bits`; absent: all of them.
+  std::optional<Expression> width;
+  std::optional<Expression> enable;  // counts only while this is not 0
+  bool saturate = false;             // stop at all-ones instead of wrapping
+  std::optional<Expression> limit;   // the value `at_limit` is about (default: 0 down, all-ones up)
+  std::optional<CounterLimitEvent> at_limit;
+  WritePhase write_phase = WritePhase::kRestart;
   std::vector<CounterComparator> compare;
 };
 

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "regemu/regdb/behaviour_configs/counter.hpp"
+#include "regemu/regdb/register_scope.hpp"
 #include "tests/regdb/test_support.hpp"
 
 namespace regemu::regdb {
@@ -69,11 +70,13 @@ TEST(CounterCheckTest, HpetCounterIsCleanAndResolved) {
   EXPECT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
   const CounterConfig* config = ConfigAs<CounterConfig>(loaded.database.behaviours.at(0));
   ASSERT_NE(config, nullptr);
-  EXPECT_EQ(config->rate.num, 1'000'000u);
-  EXPECT_EQ(config->rate.den, 69'841'279u);
+  EXPECT_EQ(config->rate.base.num, 1'000'000u);
+  EXPECT_EQ(config->rate.base.den, 69'841'279u);
   ASSERT_TRUE(config->enable.has_value());
-  EXPECT_EQ(config->enable->reg, loaded.database.FindRegister("GEN_CONF"));
-  EXPECT_EQ(config->enable->bits.mask, 1u);
+  // The enable is an expression reading GEN_CONF's ENABLE_CNF field (bit 0).
+  ASSERT_EQ(config->enable->operands().size(), 1u);
+  EXPECT_EQ(regdb::OperandRegister(config->enable->operands()[0]), loaded.database.FindRegister("GEN_CONF"));
+  EXPECT_TRUE(regdb::IsFieldOperand(config->enable->operands()[0]));
   EXPECT_FALSE(config->saturate);
   ASSERT_EQ(config->compare.size(), 2u);
   const CounterComparator& t0 = config->compare[0];
@@ -96,8 +99,8 @@ TEST(CounterCheckTest, FrequencyAndSaturationAreResolved) {
   EXPECT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
   const CounterConfig* config = ConfigAs<CounterConfig>(loaded.database.behaviours.at(0));
   ASSERT_NE(config, nullptr);
-  EXPECT_EQ(config->rate.num, 12u);  // 0.0192 ticks a ns
-  EXPECT_EQ(config->rate.den, 625u);
+  EXPECT_EQ(config->rate.base.num, 12u);  // 0.0192 ticks a ns
+  EXPECT_EQ(config->rate.base.den, 625u);
   EXPECT_TRUE(config->saturate);
   EXPECT_EQ(config->increment, 2u);
   EXPECT_THAT(config->compare, IsEmpty());
@@ -317,6 +320,55 @@ TEST(CounterCheckTest, ComparatorsOfAnUnknownCounterAreStillChecked) {
   EXPECT_THAT(loaded.diagnostics.all(),
               ElementsAre(ErrorAt(22, 31, HasSubstr("names unknown register 'MAIN'")),
                           ErrorAt(22, 81, AllOf(HasSubstr("names unknown register 'T9_CMP'"), Not(HasSubstr("hpet"))))))
+      << Rendered(loaded);
+}
+
+// The rate, width, enable and limit as expressions, and each mistake in
+// them at its own column: a divider that can be 0 (PRESCALE 0 would stop
+// the clock), a width past the counting bits, an enable that reads the
+// count, a limit with nothing at it, and the keys that cannot go together.
+TEST(CounterCheckTest, ExpressionRatesWidthsAndLimits) {
+  LoadedDatabase ok = Check(R"yaml(  - kind: counter
+    register: CTL
+    field: COUNT
+    direction: down
+    frequency: "25MHz / (T0_CONF.TYPE_CNF ? 16 : 1)"
+    width: "T0_CONF.TYPE_CNF ? 16 : 31"
+    enable: "CTL.RUN && GEN_CONF.ENABLE_CNF"
+    at_limit: {set: GINTR_STA.T0_INT_STS, reload: T0_PERIOD, stop: T0_CONF.TYPE_CNF}
+    write_phase: keep
+)yaml");
+  EXPECT_THAT(ok.diagnostics.all(), IsEmpty()) << Rendered(ok);
+  const CounterConfig* config = ConfigAs<CounterConfig>(ok.database.behaviours.at(0));
+  ASSERT_NE(config, nullptr);
+  EXPECT_EQ(config->direction, CountDirection::kDown);
+  ASSERT_TRUE(config->rate.scale.has_value());
+  EXPECT_TRUE(config->rate.divides);
+  EXPECT_EQ(config->rate.scale->max_value(), 16u);
+  EXPECT_EQ(config->write_phase, WritePhase::kKeep);
+  ASSERT_TRUE(config->at_limit.has_value());
+  EXPECT_EQ(config->at_limit->set.size(), 1u);
+
+  LoadedDatabase loaded = Check(R"yaml(  - {kind: counter, name: a, register: TS, frequency: "25MHz / T0_CONF.TYPE_CNF"}
+  - {kind: counter, name: b, register: TS, period: 1ns, width: "T0_CONF.TYPE_CNF ? 64 : 32"}
+  - {kind: counter, name: c, register: CTL, field: COUNT, period: 1ns, enable: "CTL.COUNT > 3"}
+  - {kind: counter, name: d, register: TS, period: 1ns, limit: 5}
+  - {kind: counter, name: e, register: TS, period: 1ns, direction: down, compare: [{name: X, register: T0_CMP}]}
+  - {kind: counter, name: f, register: TS, period: 1ns, increment: 2, at_limit: {reload: 0}}
+  - {kind: counter, name: g, register: TS, period: 1ns, direction: sideways}
+  - {kind: counter, name: h, register: TS, period: 1ns, at_limit: {reload: T0_CMPP}}
+)yaml");
+  EXPECT_THAT(loaded.diagnostics.all(),
+              ElementsAre(ErrorAt(22, 64, HasSubstr("'T0_CONF.TYPE_CNF' can be 0, and a counter's rate cannot")),
+                          ErrorAt(23, 64, HasSubstr("width of counter behaviour 'b' can be 64: a counter counts 1 to "
+                                                    "32 bits")),
+                          ErrorAt(24, 80, HasSubstr("enable of counter behaviour 'c': 'CTL.COUNT' overlaps the "
+                                                    "counter's own bits")),
+                          ErrorAt(25, 64, HasSubstr("has 'limit' but no 'at_limit'")),
+                          ErrorAt(26, 83, HasSubstr("has comparators and counts down")),
+                          ErrorAt(27, 81, HasSubstr("has 'at_limit' and an increment of 2")),
+                          ErrorAt(28, 68, HasSubstr("counter direction")),
+                          ErrorAt(29, 76, HasSubstr("unknown name 'T0_CMPP'"))))
       << Rendered(loaded);
 }
 

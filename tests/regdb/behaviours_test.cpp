@@ -83,8 +83,8 @@ TEST(BehavioursTest, CounterOnAFieldIsClean) {
   EXPECT_EQ(config->reg, loaded.database.FindRegister("OASTATUS"));
   EXPECT_EQ(config->bits.mask, 0xFFFFFF00u);
   EXPECT_EQ(config->bits.shift, 8u);
-  EXPECT_EQ(config->rate.num, 1u);
-  EXPECT_EQ(config->rate.den, 80u);
+  EXPECT_EQ(config->rate.base.num, 1u);
+  EXPECT_EQ(config->rate.base.den, 80u);
   EXPECT_EQ(config->increment, 2u);
 }
 
@@ -104,8 +104,8 @@ TEST(BehavioursTest, CounterOnAWholeRegisterWithEveryUnitIsClean) {
   for (const BehaviourSpec& spec : loaded.database.behaviours) {
     const CounterConfig* config = ConfigAs<CounterConfig>(spec);
     ASSERT_NE(config, nullptr) << spec.name;
-    EXPECT_EQ(config->rate.num, 1u) << spec.name;  // whole ns: one tick per `den` ns
-    periods.push_back(config->rate.den);
+    EXPECT_EQ(config->rate.base.num, 1u) << spec.name;  // whole ns: one tick per `den` ns
+    periods.push_back(config->rate.base.den);
   }
   EXPECT_THAT(periods, ElementsAre(80u, 2'000u, 1'000'000u, 1'000'000'000u, 16u));
   const CounterConfig& ts = *ConfigAs<CounterConfig>(loaded.database.behaviours[0]);
