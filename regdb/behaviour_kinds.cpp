@@ -99,8 +99,16 @@ std::shared_ptr<const BehaviourConfig> CheckBehaviourConfig(const BehaviourSpec&
 const Register* RegisterNamedAt(const YamlNode& node, std::string_view name, std::string_view what,
                                 const Database& database, SchemaReader& reader) {
   if (const Register* reg = database.RegisterNamed(name)) return reg;
+  if (const auto& scope = database.instance_scope(); scope && database.DeviceRegisterNamed(name)) {
+    reader.Error(node, std::string(what) + " names register '" + std::string(name) + "', which is outside block '" +
+                           scope->block + "': a block's behaviours name only the registers of their own "
+                           "instance (say it in a behaviour outside the block)");
+    return nullptr;
+  }
+  std::vector<std::string> visible = database.VisibleRegisterNames();
+  std::vector<std::string_view> candidates(visible.begin(), visible.end());
   reader.Error(node, std::string(what) + " names unknown register '" + std::string(name) + "'" +
-                         DidYouMean(name, NamesOf(database.registers)));
+                         DidYouMean(name, candidates));
   return nullptr;
 }
 
@@ -160,9 +168,13 @@ std::vector<std::string_view> BehaviourNames(const Database& database) {
   return names;
 }
 
+// Inside a block, a behaviour's own name for a sibling is the instance's
+// copy; elsewhere names are the device's.
 const BehaviourSpec* BehaviourNamed(const Database& database, std::string_view name) {
-  for (const BehaviourSpec& b : database.behaviours) {
-    if (b.name == name) return &b;
+  for (const std::string& each : {database.ScopedName(name), std::string(name)}) {
+    for (const BehaviourSpec& b : database.behaviours) {
+      if (b.name == each) return &b;
+    }
   }
   return nullptr;
 }
@@ -178,12 +190,13 @@ std::optional<std::string> ResolveInterruptParent(const BehaviourSpec& spec, con
     reader.Error(node, std::string(what) + " names itself as its interrupt parent");
     return std::nullopt;
   }
-  if (!BehaviourNamed(database, *name)) {
+  const BehaviourSpec* parent = BehaviourNamed(database, *name);
+  if (!parent) {
     reader.Error(node, std::string(what) + " names unknown interrupt parent '" + *name + "'" +
                            DidYouMean(*name, BehaviourNames(database)));
     return std::nullopt;
   }
-  return name;
+  return parent->name;
 }
 
 void CheckChildNamesParent(const BehaviourSpec& spec, const YamlNode& node, const std::string& child,

@@ -42,14 +42,55 @@ std::optional<SpaceIndex> Database::FindSpace(std::string_view name) const {
 }
 
 std::optional<RegisterIndex> Database::FindRegister(std::string_view name) const {
-  auto it = register_by_name_.find(std::string(name));
+  auto it = register_by_name_.find(ScopedName(name));
   if (it == register_by_name_.end()) return std::nullopt;
+  if (instance_scope_) {
+    const std::optional<BlockOrigin>& block = registers[it->second].block;
+    if (!block || block->block != instance_scope_->block || block->instance != instance_scope_->instance) {
+      return std::nullopt;
+    }
+  }
   return it->second;
 }
 
 const Register* Database::RegisterNamed(std::string_view name) const {
   auto index = FindRegister(name);
   return index ? &registers[*index] : nullptr;
+}
+
+const Register* Database::DeviceRegisterNamed(std::string_view name) const {
+  auto it = register_by_name_.find(std::string(name));
+  return it == register_by_name_.end() ? nullptr : &registers[it->second];
+}
+
+std::vector<std::string> Database::VisibleRegisterNames() const {
+  std::vector<std::string> names;
+  for (const Register& reg : registers) {
+    if (!instance_scope_) {
+      names.push_back(reg.name);
+    } else if (reg.block && reg.block->block == instance_scope_->block &&
+               reg.block->instance == instance_scope_->instance) {
+      names.push_back(reg.block->local_name);
+    }
+  }
+  return names;
+}
+
+std::string Database::ScopedName(std::string_view name) const {
+  if (!instance_scope_) return std::string(name);
+  return instance_scope_->instance + "_" + std::string(name);
+}
+
+std::string Database::ScopedEvent(std::string_view name) const {
+  if (!instance_scope_) return std::string(name);
+  std::string_view head = name.substr(0, name.find('.'));
+  for (const BehaviourSpec& spec : behaviours) {
+    if (spec.instance && spec.instance->block == instance_scope_->block &&
+        spec.instance->instance == instance_scope_->instance && spec.local_name == head) {
+      return ScopedName(name);
+    }
+  }
+  return std::string(name);
 }
 
 void Database::IndexNames() {

@@ -244,15 +244,26 @@ struct Block {
   SourceLoc loc;
 };
 
+// A block instance, for a behaviour written inside a block: each instance
+// has its own copy, which names the registers of that instance as the
+// block does (`CONTROL` is TIMER1_CONTROL in instance TIMER1).
+struct InstanceName {
+  std::string block;
+  std::string instance;
+};
+
 struct BehaviourSpec {
   std::string kind;
-  std::string name;
+  std::string name;  // a block's: INSTANCE_name
   YamlNode yaml;  // the whole mapping, read only by the kind's check
   SourceLoc loc;
   SourceLoc kind_loc;
   // The kind's check's result (behaviour_config.hpp); null until the checker
   // ran, and when the section has errors.
   std::shared_ptr<const BehaviourConfig> config;
+  // Written inside a block: the instance it belongs to, and its name there.
+  std::optional<InstanceName> instance;
+  std::string local_name;
 };
 
 struct Database {
@@ -268,10 +279,26 @@ struct Database {
   std::vector<Block> blocks;
   std::vector<BehaviourSpec> behaviours;
 
-  // Name lookups, valid after the checker's link step.
+  // Name lookups, valid after the checker's link step. Inside an
+  // InstanceScope, register names are the instance's local ones, and only
+  // its registers are found.
   std::optional<SpaceIndex> FindSpace(std::string_view name) const;
   std::optional<RegisterIndex> FindRegister(std::string_view name) const;
   const Register* RegisterNamed(std::string_view name) const;
+  // The register `name` names outside any instance scope (for the message
+  // that a block's behaviour reached outside its block).
+  const Register* DeviceRegisterNamed(std::string_view name) const;
+  // The register names a lookup can find now ("did you mean").
+  std::vector<std::string> VisibleRegisterNames() const;
+  // The block instance names are resolved in now, if any.
+  const std::optional<InstanceName>& instance_scope() const { return instance_scope_; }
+  // What a behaviour's own name for a line, a stream or a behaviour means
+  // here: inside an instance scope, INSTANCE_name; elsewhere, name.
+  std::string ScopedName(std::string_view name) const;
+  // An event a behaviour listens to: `timer.limit`, said inside a block
+  // whose instance has a behaviour `timer`, is that instance's
+  // (TIMER1_timer.limit); any other event name is the device's.
+  std::string ScopedEvent(std::string_view name) const;
   // The index of `reg`, one of `registers`.
   RegisterIndex IndexOf(const Register& reg) const { return static_cast<RegisterIndex>(&reg - registers.data()); }
 
@@ -279,8 +306,26 @@ struct Database {
   void IndexNames();
 
  private:
+  friend class InstanceScope;
   std::unordered_map<std::string, SpaceIndex> space_by_name_;
   std::unordered_map<std::string, RegisterIndex> register_by_name_;
+  // Set only while a block's behaviour is checked (InstanceScope).
+  mutable std::optional<InstanceName> instance_scope_;
+};
+
+// Resolves names in one block instance for its lifetime: the checker holds
+// one while it checks a behaviour written inside a block.
+class InstanceScope {
+ public:
+  InstanceScope(const Database& database, const std::optional<InstanceName>& instance) : database_(database) {
+    database_.instance_scope_ = instance;
+  }
+  ~InstanceScope() { database_.instance_scope_.reset(); }
+  InstanceScope(const InstanceScope&) = delete;
+  InstanceScope& operator=(const InstanceScope&) = delete;
+
+ private:
+  const Database& database_;
 };
 
 }  // namespace regemu::regdb

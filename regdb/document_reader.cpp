@@ -16,7 +16,8 @@ constexpr std::array<std::string_view, 11> kTopKeys{"device",    "doc",    "ref"
                                                     "blocks",    "ranges", "behaviours", "c_prefix", "changes"};
 constexpr std::array<std::string_view, 10> kSpaceKeys{"name",      "kind",    "size",     "widths", "alignment",
                                                        "unclaimed", "pci_bar", "contents", "dma",    "doc"};
-constexpr std::array<std::string_view, 6> kBlockKeys{"name", "space", "instances", "registers", "doc", "ref"};
+constexpr std::array<std::string_view, 7> kBlockKeys{"name",      "space", "instances", "registers",
+                                                     "behaviours", "doc",   "ref"};
 constexpr std::array<std::string_view, 11> kRangeKeys{"name",   "kind",   "space",      "base", "size", "target",
                                                       "widths", "writes", "enabled_by", "doc",  "ref"};
 constexpr std::array<std::string_view, 2> kTargetKeys{"space", "offset"};
@@ -235,6 +236,13 @@ class DocumentReader {
         }
       }
     }
+    // Behaviours written in the block: one copy per instance, each naming
+    // its own instance's registers (the checker resolves them in it).
+    if (const YamlNode* behaviours = node.Find("behaviours"); behaviours && reader_.ExpectSequence(*behaviours, "block behaviours")) {
+      for (const BlockInstance& instance : block.instances) {
+        for (const YamlNode& entry : behaviours->children) ReadBehaviour(entry, InstanceName{block.name, instance.name});
+      }
+    }
     db_.blocks.push_back(std::move(block));
   }
 
@@ -325,7 +333,7 @@ class DocumentReader {
     return true;
   }
 
-  void ReadBehaviour(const YamlNode& node) {
+  void ReadBehaviour(const YamlNode& node, std::optional<InstanceName> instance = std::nullopt) {
     if (!node.IsMap()) {
       reader_.Error(node, std::string("expected a behaviour as a mapping, got ") + DescribeKind(node.kind));
       return;
@@ -338,11 +346,16 @@ class DocumentReader {
       reader_.ReportBadChoice(*kind, "behaviour kind", *text, BehaviourKindNames());
       return;
     }
-    BehaviourSpec spec{*text, *text, node, node.loc, kind->loc, /*config=*/nullptr};  // the checker sets it
+    BehaviourSpec spec{*text, *text, node, node.loc, kind->loc, /*config=*/nullptr, /*instance=*/std::nullopt, {}};  // the checker sets it
     if (const YamlNode* name = node.Find("name")) {
       auto id = reader_.Identifier(*name, "behaviour name");
       if (!id) return;
       spec.name = *id;
+    }
+    if (instance) {
+      spec.local_name = spec.name;
+      spec.name = instance->instance + "_" + spec.name;
+      spec.instance = std::move(instance);
     }
     db_.behaviours.push_back(std::move(spec));
   }

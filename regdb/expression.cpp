@@ -385,9 +385,10 @@ int ExpressionCompiler::ParsePrimary() {
         node.lo = 0;
         node.hi = kAll >> (64 - node.width);
       } else {
+        std::string why = scope_.WhyUnresolved(name);
         std::vector<std::string> candidates = scope_.Candidates(name);
         std::vector<std::string_view> views(candidates.begin(), candidates.end());
-        Error(token.begin, "unknown name " + Quote(name) + DidYouMean(name, views));
+        Error(token.begin, why.empty() ? "unknown name " + Quote(name) + DidYouMean(name, views) : why);
         node.bad = true;
       }
       return AddNode(node);

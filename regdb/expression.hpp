@@ -41,6 +41,9 @@ class ExpressionScope {
   virtual std::optional<ExpressionOperand> Resolve(std::string_view name) const = 0;
   // Names offered as "did you mean" when Resolve failed (may be empty).
   virtual std::vector<std::string> Candidates(std::string_view /*name*/) const { return {}; }
+  // Why Resolve failed, when the scope knows better than "unknown name"
+  // (a register outside the block a behaviour is written in); empty: unknown.
+  virtual std::string WhyUnresolved(std::string_view /*name*/) const { return {}; }
 };
 
 // Evaluation-time values. Load is called once for each use of an operand

@@ -23,12 +23,19 @@ std::vector<std::string> RegisterScope::Candidates(std::string_view name) const 
   size_t dot = name.find('.');
   if (dot != std::string_view::npos) {
     if (const Register* reg = database_.RegisterNamed(name.substr(0, dot))) {
-      for (const Field& field : reg->fields) names.push_back(reg->name + "." + field.name);
+      for (const Field& field : reg->fields) names.push_back(std::string(name.substr(0, dot)) + "." + field.name);
       return names;
     }
   }
-  for (const Register& reg : database_.registers) names.push_back(reg.name);
-  return names;
+  return database_.VisibleRegisterNames();
+}
+
+std::string RegisterScope::WhyUnresolved(std::string_view name) const {
+  const auto& scope = database_.instance_scope();
+  std::string_view reg = name.substr(0, name.find('.'));
+  if (!scope || database_.FindRegister(reg) || !database_.DeviceRegisterNamed(reg)) return {};
+  return "'" + std::string(reg) + "' is a register outside block '" + scope->block +
+         "': a block's behaviours name only the registers of their own instance";
 }
 
 }  // namespace regemu::regdb

@@ -31,6 +31,7 @@ class RegisterScope : public ExpressionScope {
 
   std::optional<ExpressionOperand> Resolve(std::string_view name) const override;
   std::vector<std::string> Candidates(std::string_view name) const override;
+  std::string WhyUnresolved(std::string_view name) const override;
 
  protected:
   const Database& database_;

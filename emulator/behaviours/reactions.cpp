@@ -267,8 +267,13 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
     const auto& reactions = program_->config().reactions;
     std::vector<uint32_t> matched;
     for (uint32_t i = 0; i < reactions.size(); ++i) {
-      if (reactions[i].trigger.kind == ReactionTriggerKind::kEvent && reactions[i].trigger.event == verb) {
-        matched.push_back(i);
+      const auto& trigger = reactions[i].trigger;
+      if (trigger.kind != ReactionTriggerKind::kEvent) continue;
+      for (const std::string& event : trigger.events) {
+        if (event == verb) {
+          matched.push_back(i);
+          break;
+        }
       }
     }
     if (matched.empty()) return InjectResult::kNotMine;

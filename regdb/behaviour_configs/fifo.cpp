@@ -76,7 +76,7 @@ class FifoChecker {
     }
     if (const YamlNode* width = spec_.yaml.Find("width")) config->width = reader_.Width(*width, "width").value_or(8);
     if (const YamlNode* push = spec_.yaml.Find("push")) config->push = Bits(*push, "`push` of " + what_);
-    if (const YamlNode* input = spec_.yaml.Find("input")) config->input = reader_.Identifier(*input, "input").value_or("");
+    if (const YamlNode* input = spec_.yaml.Find("input")) config->input = database_.ScopedName(reader_.Identifier(*input, "input").value_or(""));
     if (const YamlNode* arrive = spec_.yaml.Find("arrive")) {
       if (config->input.empty()) reader_.Error(*arrive, "`arrive` of " + what_ + " paces an `input` stream: name one");
       config->arrive = Rate(*arrive, registers, "`arrive` of " + what_);
@@ -200,12 +200,12 @@ class FifoChecker {
         continue;
       }
       if (bus) {
-        route.bus = reader_.Identifier(*bus, "bus").value_or("");
+        route.bus = database_.ScopedName(reader_.Identifier(*bus, "bus").value_or(""));
         CheckBehaviourNamed(*bus, route.bus, "i2c-bus", "bus");
       }
-      if (stream) route.stream = reader_.Identifier(*stream, "stream").value_or("");
+      if (stream) route.stream = database_.ScopedName(reader_.Identifier(*stream, "stream").value_or(""));
       if (fifo) {
-        route.fifo = reader_.Identifier(*fifo, "fifo").value_or("");
+        route.fifo = database_.ScopedName(reader_.Identifier(*fifo, "fifo").value_or(""));
         CheckFifoNamed(*fifo, route.fifo);
       }
       if (const YamlNode* when = item.Find("when")) {

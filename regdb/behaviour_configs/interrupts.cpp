@@ -61,7 +61,7 @@ void ReadLines(const YamlNode& item, const YamlNode& lines, const YamlNode* rout
       reader.Error(each, what + " names line '" + *name + "' twice in 'lines'");
       continue;
     }
-    output.lines.push_back(*name);
+    output.lines.push_back(database.ScopedName(*name));
   }
   if (route == nullptr) {
     reader.Error(item, what + " has 'lines' but no 'route' (the expression choosing one)");
@@ -114,7 +114,7 @@ std::unique_ptr<BehaviourConfig> CheckInterruptsConfig(const BehaviourSpec& spec
         if (lines != nullptr) {
           reader.Error(*line, what + ": output '" + *id + "' has both 'line' and 'lines' (give one)");
         } else if (auto text = reader.Identifier(*line, "line")) {
-          output.line = *text;
+          output.line = database.ScopedName(*text);
         }
       } else if (lines != nullptr || route != nullptr) {
         // a routed output: never the device's interrupt request

@@ -272,9 +272,23 @@ class ReactionsChecker {
       return false;
     }
     if (trigger.kind == ReactionTriggerKind::kEvent) {
-      auto verb = reader_.Text(*found, "event name");
-      if (!verb) return false;
-      trigger.event = *verb;
+      // One event or a list: `event: [timer.limit, wdog.limit]`. Inside a
+      // block, an event of one of its behaviours is the instance's own.
+      std::vector<const YamlNode*> verbs;
+      if (found->IsSequence()) {
+        if (found->children.empty()) {
+          reader_.Error(*found, "an `event:` list names at least one event");
+          return false;
+        }
+        for (const YamlNode& each : found->children) verbs.push_back(&each);
+      } else {
+        verbs.push_back(found);
+      }
+      for (const YamlNode* each : verbs) {
+        auto verb = reader_.Text(*each, "event name");
+        if (!verb) return false;
+        trigger.events.push_back(database_.ScopedEvent(*verb));
+      }
       if (args != nullptr) {
         if (!reader_.ExpectSequence(*args, "args")) return false;
         for (const YamlNode& arg : args->children) {

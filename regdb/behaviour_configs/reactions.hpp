@@ -33,7 +33,7 @@ struct ReactionTrigger {
   ReactionTriggerKind kind = ReactionTriggerKind::kWrite;
   std::vector<ReactionTarget> targets;  // write/read: registers; change/rise/fall: fields or registers
   std::optional<uint64_t> to;           // change: only when the field becomes this value
-  std::string event;                    // kEvent: the inject verb
+  std::vector<std::string> events;      // kEvent: the inject verbs (any of them)
   std::vector<std::string> args;        // kEvent: its arguments' names, in order
 };
 

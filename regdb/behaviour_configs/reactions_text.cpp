@@ -65,7 +65,8 @@ std::string TriggerText(const ReactionTrigger& trigger) {
     case ReactionTriggerKind::kRise: return targets + " rises";
     case ReactionTriggerKind::kFall: return targets + " falls";
     case ReactionTriggerKind::kEvent: {
-      std::string text = "event " + trigger.event;
+      std::string text = "event ";
+      for (size_t i = 0; i < trigger.events.size(); ++i) text += (i ? " or " : "") + trigger.events[i];
       if (!trigger.args.empty()) {
         text += " (";
         for (size_t i = 0; i < trigger.args.size(); ++i) text += (i ? ", " : "") + trigger.args[i];
