@@ -90,6 +90,10 @@ class BehaviourContext {
   // message, as an MSI or MSI-X device does for each event. Only for a
   // top-level output (no interrupt parent) whose request is asserted.
   void InterruptEvent();
+  // What the frontdoor write in flight wrote, in `reg`'s bit positions and
+  // before its access policies (a key written to a register that keeps
+  // none of it); nothing outside a write's hooks.
+  std::optional<uint64_t> WrittenValue(RegisterId reg) const;
   // The device's interrupt request (the OR of the top-level outputs).
   bool interrupt_requested() const;
   // Drives output line `line` (an index into the program's OutputLines()):

@@ -595,6 +595,24 @@ void BehaviourContext::Emit(uint32_t stream, uint64_t value) {
   std::vector<StreamEntry>& out = device_.outputs_.at(model_.first_streams().at(self_) + stream);
   if (out.size() < device_.options_.max_stream_entries) out.push_back(StreamEntry{device_.now_ns_, value});
 }
+std::optional<uint64_t> BehaviourContext::WrittenValue(RegisterId reg) const {
+  const Device::Access* access = device_.in_flight_;
+  if (access == nullptr || access->entry.op != TraceOp::kWrite) return std::nullopt;
+  const RegisterModel& r = device_.model_->registers().at(reg);
+  const TraceEntry& entry = access->entry;
+  // A byte space: the access's bytes land where its offset says; an indexed
+  // one has one index a register.
+  uint64_t value = entry.value;
+  if (entry.offset > r.offset) {
+    uint64_t shift = 8 * (entry.offset - r.offset);
+    value = shift >= 64 ? 0 : value << shift;
+  } else if (entry.offset < r.offset) {
+    uint64_t shift = 8 * (r.offset - entry.offset);
+    value = shift >= 64 ? 0 : value >> shift;
+  }
+  return value & r.width_mask;
+}
+
 void BehaviourContext::SetSpaceAccess(SpaceId space, SpaceAccess access, std::string why) {
   device_.space_access_.at(space) = access;
   device_.space_access_why_.at(space) = std::move(why);

@@ -311,6 +311,7 @@ class Device {
                                             Access& access);
   [[gnu::cold]] void ReportWriteOnlyRead(RegisterId id, uint64_t lanes, Access& access);
   void Violate(Access& access, ViolationKind kind, RegisterId reg, uint64_t field_bits, std::string rule);
+  uint64_t ClosedWriteGates(RegisterId id, uint64_t written, Access& access);
   // The pending violations of access `sequence`: to on_violation and
   // violations(); a read's carry `read_value`.
   void Record(uint64_t sequence, uint64_t read_value);

@@ -555,6 +555,13 @@ void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& ac
     // not written (another byte lane) enables nothing.
     written = ((value & lanes) >> 16) & lanes & 0xFFFF;
   }
+  if (r.has(RegisterModel::kWriteGate)) {
+    // A gate that does not hold keeps its bits as they are; one over every
+    // bit written drops the write: no store, no hook, as on hardware.
+    uint64_t closed = ClosedWriteGates(id, written, access);
+    if (closed != 0 && (written & ~closed) == 0) return;
+    written &= ~closed;
+  }
   uint64_t before = values_[id];
   uint64_t changed_ro = (value ^ before) & m.read_only & written;
   uint64_t ones = value & m.must_be_zero & written;
@@ -594,6 +601,39 @@ void Device::WriteBits(RegisterId id, uint64_t lanes, uint64_t value, Access& ac
       if (regs[v].has(RegisterModel::kHookWrite)) RunWriteHooks(v, before, after, access);
     }
   }
+}
+
+namespace {
+
+// What a write gate's condition reads: the device's registers now.
+class GateEnv : public regdb::ExpressionEnv {
+ public:
+  GateEnv(const Model& model, std::span<const uint64_t> values) : model_(model), values_(values) {}
+  uint64_t Load(uint64_t id) const override {
+    RegisterId reg = regdb::OperandRegister(id);
+    return model_.registers()[reg].OperandValue(id, values_[reg]);
+  }
+
+ private:
+  const Model& model_;
+  std::span<const uint64_t> values_;
+};
+
+}  // namespace
+
+// The bits of `written` whose write gate does not hold now, each blocked
+// gate with a rule reporting its violation.
+uint64_t Device::ClosedWriteGates(RegisterId id, uint64_t written, Access& access) {
+  const RegisterModel& r = model_->registers()[id];
+  GateEnv env(*model_, values_);
+  uint64_t closed = 0;
+  for (const WriteGateModel& gate : r.write_gates) {
+    uint64_t bits = gate.mask & written;
+    if (bits == 0 || gate.when.Evaluate(env) != 0) continue;
+    closed |= gate.mask;
+    if (!gate.rule.empty()) Violate(access, gate.kind, id, bits, gate.rule);
+  }
+  return closed;
 }
 
 // Read-only bits changed and must-be-zero bits written as 1: out of line

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "regemu/emulator/behaviour.hpp"
+#include "regemu/emulator/behaviours/computed_fields.hpp"
 #include "regemu/regdb/register_scope.hpp"
 
 namespace regemu::emulator {
@@ -71,6 +72,27 @@ std::optional<RegisterId> Model::FindRegister(std::string_view name) const {
 }
 
 namespace {
+
+// The write gates of a register and its fields, as the frontdoor checks them.
+void AddWriteGates(const regdb::Register& reg, RegisterModel& r) {
+  auto add = [&](const regdb::WriteGate& gate, uint64_t mask, const std::string& target) {
+    std::string rule;
+    if (!gate.violation.empty()) {
+      rule = gate.violation + (gate.ref.empty() ? "" : " (" + gate.ref + ")") + " [write gate of " + target +
+             ": writable while " + gate.when.text() + "]";
+    }
+    r.write_gates.push_back({mask, gate.when, std::move(rule),
+                             ViolationKindFromName(gate.kind).value_or(ViolationKind::kProtocol)});
+  };
+  if (reg.write_gate) add(*reg.write_gate, r.width_mask, reg.name);
+  for (const regdb::Field& field : reg.fields) {
+    if (field.write_gate) add(*field.write_gate, field.mask() & r.width_mask, reg.name + "." + field.name);
+  }
+  if (!r.write_gates.empty()) {
+    r.flags |= RegisterModel::kWriteGate;
+    r.flags &= static_cast<uint16_t>(~RegisterModel::kPlain);
+  }
+}
 
 // A bank condition's operands: registers and fields, as the device holds them now.
 class BankEnv : public regdb::ExpressionEnv {
@@ -301,6 +323,7 @@ struct ModelBuilder {
       if (inserted) model->masks_.push_back(masks);
       r.masks = it->second;
       for (const regdb::Field& field : reg.fields) r.fields.push_back({field.name, field.mask() & r.width_mask});
+      AddWriteGates(reg, r);
       RegisterId id = static_cast<RegisterId>(model->registers_.size());
       if (reg.banked()) {
         // The decode table holds the place's first register; the bank lists them all.
@@ -357,13 +380,7 @@ struct ModelBuilder {
     // failed is missing from the model and shifts those after it.
     if (!result.errors.empty()) return result;
     std::vector<std::vector<uint32_t>> hooks(model->registers_.size());
-    for (const regdb::BehaviourSpec& spec : db.behaviours) {
-      std::string error;
-      std::unique_ptr<BehaviourProgram> program = CompileBehaviour(spec, *model, error);
-      if (!program) {
-        result.errors.push_back("behaviour '" + spec.name + "': " + error);
-        continue;
-      }
+    auto add = [&](std::unique_ptr<BehaviourProgram> program) {
       auto index = static_cast<uint32_t>(model->behaviours_.size());
       for (RegisterId id : program->ReadHooks()) {
         model->registers_[id].flags |= RegisterModel::kHookRead;
@@ -377,7 +394,18 @@ struct ModelBuilder {
         model->spaces_.at(range.space).gates.push_back({range.first, range.last, index, range.tag});
       }
       model->behaviours_.push_back(std::move(program));
+    };
+    for (const regdb::BehaviourSpec& spec : db.behaviours) {
+      std::string error;
+      std::unique_ptr<BehaviourProgram> program = CompileBehaviour(spec, *model, error);
+      if (!program) {
+        result.errors.push_back("behaviour '" + spec.name + "': " + error);
+        continue;
+      }
+      add(std::move(program));
     }
+    // Last, so its Stores reach every behaviour watching a computed field.
+    if (auto computed = CompileComputedFields(db)) add(std::move(computed));
     AddGates(*model, result.errors);
     ResolveInterruptTree(*model, result.errors);
     for (RegisterId id = 0; id < hooks.size(); ++id) {

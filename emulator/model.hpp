@@ -14,6 +14,7 @@
 
 #include "regemu/emulator/access_masks.hpp"
 #include "regemu/emulator/decode_table.hpp"
+#include "regemu/emulator/violation.hpp"
 #include "regemu/regdb/database.hpp"
 #include "regemu/regdb/register_scope.hpp"
 
@@ -29,6 +30,15 @@ struct FieldModel {
 
   // Where the field's bits start: its value is (register & mask) >> shift().
   unsigned shift() const { return mask == 0 ? 0 : static_cast<unsigned>(std::countr_zero(mask)); }
+};
+
+// A write gate (regdb::WriteGate), compiled: the bits it gates, its
+// condition over the device's registers, and the rule of a blocked write.
+struct WriteGateModel {
+  uint64_t mask = 0;
+  regdb::Expression when;
+  std::string rule;  // empty: a blocked write is no violation
+  ViolationKind kind = ViolationKind::kProtocol;
 };
 
 struct RegisterModel {
@@ -56,10 +66,13 @@ struct RegisterModel {
     // (regdb Register::decode, decode_when): the decode table holds the
     // first of them, and Model::SelectBank picks the one that answers.
     kBanked = 1 << 11,
+    // Has write gates (regdb WriteGate): a frontdoor write changes the gated
+    // bits only while their condition holds (Device::WriteBits).
+    kWriteGate = 1 << 12,
   };
   // A whole-register write of a register with none of these only checks,
   // stores and runs its write hooks (Device::WriteWhole).
-  static constexpr uint16_t kFullWritePath = kMasked | kGated | kWriteEffects | kRmwTracked | kView;
+  static constexpr uint16_t kFullWritePath = kMasked | kGated | kWriteEffects | kRmwTracked | kView | kWriteGate;
 
   uint64_t offset = 0;
   uint64_t reset = 0;
@@ -79,6 +92,7 @@ struct RegisterModel {
   uint32_t bank = 0;  // with kBanked: index into Model::banks()
   std::string name;
   std::vector<FieldModel> fields;
+  std::vector<WriteGateModel> write_gates;  // with kWriteGate
 
   bool has(Flags flag) const { return (flags & flag) != 0; }
   // The field holding the lowest set bit of `bits`, or "".

@@ -12,6 +12,7 @@ namespace regemu::regdb {
 void CheckDatabase(Database& database, Diagnostics& diagnostics) {
   LinkNames(database, diagnostics);
   CompileDecodeConditions(database, diagnostics);
+  CompileFieldExpressions(database, diagnostics);
   CheckFields(database, diagnostics);
   CheckLayout(database, diagnostics);
   CheckRanges(database, diagnostics);

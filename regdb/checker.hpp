@@ -16,6 +16,8 @@ void CheckDatabase(Database& database, Diagnostics& diagnostics);
 void LinkNames(Database& database, Diagnostics& diagnostics);
 // Compiles the decode_when conditions of split and banked registers.
 void CompileDecodeConditions(Database& database, Diagnostics& diagnostics);
+// Compiles computed fields' `value:` and the `write_gate:` of registers and fields.
+void CompileFieldExpressions(Database& database, Diagnostics& diagnostics);
 void CheckFields(const Database& database, Diagnostics& diagnostics);
 void CheckLayout(const Database& database, Diagnostics& diagnostics);
 void CheckRanges(const Database& database, Diagnostics& diagnostics);

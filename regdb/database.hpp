@@ -97,6 +97,16 @@ struct EnumValue {
   SourceLoc name_loc;
 };
 
+// `write_gate:` of a register or field: frontdoor writes change its bits
+// only while `when` holds (a lock); a write it blocks is ignored, as the
+// hardware does, and with `violation` is also that driver mistake.
+struct WriteGate {
+  Expression when;
+  std::string violation;            // empty: the blocked write is no violation
+  std::string kind = "protocol";    // a name of emulator/violation_kinds.def
+  std::string ref;
+};
+
 struct Field {
   std::string name;
   BitRange bits;
@@ -109,6 +119,12 @@ struct Field {
   bool write_is_violation = false;
   std::vector<EnumValue> values;
   std::string doc;
+  // `value:`: a computed field, whose value is this expression of other
+  // registers' state, kept up to date by the device (read-only).
+  YamlNode value_text;               // as written; null for a stored field
+  std::optional<Expression> value;   // compiled by the checker
+  YamlNode write_gate_text;          // `write_gate:` as written; null without one
+  std::optional<WriteGate> write_gate;
   SourceLoc loc;
   SourceLoc bits_loc;
   SourceLoc reset_loc;
@@ -168,6 +184,8 @@ struct Register {
   DecodeDirection decode = DecodeDirection::kReadWrite;
   YamlNode decode_when;                      // the condition as written; null without one
   std::optional<Expression> decode_condition;  // compiled by the checker
+  YamlNode write_gate_text;                  // `write_gate:` as written; null without one
+  std::optional<WriteGate> write_gate;       // compiled by the checker
   std::vector<Field> fields;
   std::string doc;
   std::string ref;

@@ -9,11 +9,11 @@
 namespace regemu::regdb {
 namespace {
 
-constexpr std::array<std::string_view, 16> kRegisterKeys{
-    "name",    "space",       "offset", "width",  "reset", "access", "masked", "volatile",
-    "alias_of", "view_of", "decode", "decode_when", "array", "fields", "doc",    "ref"};
-constexpr std::array<std::string_view, 8> kFieldKeys{"name",     "bits",   "access", "reset",
-                                                      "volatile", "values", "doc",    "on_write"};
+constexpr std::array<std::string_view, 17> kRegisterKeys{
+    "name",    "space",       "offset", "width",  "reset", "access", "masked", "volatile",     "alias_of",
+    "view_of", "decode", "decode_when", "array", "fields", "doc",    "ref",    "write_gate"};
+constexpr std::array<std::string_view, 10> kFieldKeys{"name",   "bits", "access",   "reset",      "volatile",
+                                                       "values", "doc",  "on_write", "value", "write_gate"};
 constexpr std::array<std::string_view, 3> kValueKeys{"name", "value", "doc"};
 constexpr std::array<std::string_view, 3> kArrayKeys{"count", "stride", "start"};
 constexpr std::string_view kIndexPlaceholder = "{n}";
@@ -66,7 +66,25 @@ std::optional<Field> ReadField(const YamlNode& node, SchemaReader& reader) {
     ok = ok && field.reset.has_value();
   }
   if (const YamlNode* v = node.Find("volatile")) field.is_volatile = reader.Bool(*v, "volatile").value_or(false);
+  // A computed field is the device's: read-only, `hw` unless said `ro`.
+  // Its expression is compiled by the checker, once every name is known.
+  if (const YamlNode* value = node.Find("value")) {
+    const YamlNode* access = node.Find("access");
+    if (access && field.access != Access::kHw && field.access != Access::kRo) {
+      reader.Error(*access, "field '" + field.name + "' has a 'value' (it is computed): its access is 'hw' or 'ro', "
+                            "not '" + std::string(AccessName(field.access)) + "'");
+      ok = false;
+    }
+    if (!access) field.access = Access::kHw;
+    if (node.Find("reset")) {
+      reader.Error(*node.Find("reset"), "field '" + field.name + "' has a 'value' (it is computed): it has no reset "
+                                        "of its own");
+      ok = false;
+    }
+    if (reader.Text(*value, "value")) field.value_text = *value; else ok = false;
+  }
   if (field.access == Access::kHw) field.is_volatile = true;
+  if (const YamlNode* gate = node.Find("write_gate")) field.write_gate_text = *gate;
   if (const YamlNode* on_write = node.Find("on_write")) {
     field.on_write_loc = on_write->loc;
     auto violation = reader.Choice<bool>(*on_write, "on_write", {{"ignore", false}, {"violation", true}});
@@ -217,6 +235,7 @@ std::optional<RegisterTemplate> ReadRegisterTemplate(const YamlNode& node, bool 
     if (reader.Text(*when, "decode_when")) reg.decode_when = *when;
     if (!reg.decode_loc.known()) reg.decode_loc = when->loc;
   }
+  if (const YamlNode* gate = node.Find("write_gate")) reg.write_gate_text = *gate;
   if (const YamlNode* doc = node.Find("doc")) reg.doc = reader.Text(*doc, "doc").value_or("");
   reg.ref = default_ref;
   if (const YamlNode* ref = node.Find("ref")) reg.ref = reader.Text(*ref, "ref").value_or("");

@@ -13,6 +13,7 @@
 // chain that does not settle is stopped as an `unmodelled` violation (a
 // database mistake, not the driver's).
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -82,13 +83,44 @@ struct Step {
   const ReactionAction* action = nullptr;
 };
 
-// A delayed action's event tag says which reaction started it (high half,
-// for `cancel`) and which `after` it is (low half, for OnTimer): the
-// device's queue is then the only record of what is pending, so snapshots,
-// restores and resets need nothing from this behaviour.
-constexpr uint64_t AfterTag(uint32_t reaction, uint32_t slot) { return (uint64_t{reaction} << 32) | slot; }
-constexpr uint32_t TagReaction(uint64_t tag) { return static_cast<uint32_t>(tag >> 32); }
-constexpr uint32_t TagSlot(uint64_t tag) { return static_cast<uint32_t>(tag); }
+// A delayed action's event tag says which reaction started it (bits 63:48,
+// for `cancel`), which `after` it is (47:32, for OnTimer), and which of the
+// behaviour's captures holds the trigger's values it uses (31:0; 0: it uses
+// none). The device's queue is then the only record of what is pending
+// beside the captures, which are part of the behaviour's copyable state:
+// snapshots and restores keep the two together.
+constexpr uint32_t kMaxTagField = 0xFFFF;
+constexpr uint64_t AfterTag(uint32_t reaction, uint32_t slot, uint32_t capture = 0) {
+  return (uint64_t{reaction} << 48) | (uint64_t{slot} << 32) | capture;
+}
+constexpr uint32_t TagReaction(uint64_t tag) { return static_cast<uint32_t>(tag >> 48); }
+constexpr uint32_t TagSlot(uint64_t tag) { return static_cast<uint32_t>(tag >> 32) & kMaxTagField; }
+constexpr uint32_t TagCapture(uint64_t tag) { return static_cast<uint32_t>(tag); }
+
+// Whether an expression reads what only the trigger knows.
+bool ReadsOccasion(const regdb::Expression& expression) {
+  for (uint64_t id : expression.operands()) {
+    if (id == regdb::kValueOperand || id == regdb::kBeforeOperand || id == regdb::kWrittenOperand ||
+        (id & regdb::kArgOperand) != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether delayed actions read the trigger's values, at any depth.
+bool ActionsReadOccasion(const std::vector<ReactionAction>& actions) {
+  for (const ReactionAction& action : actions) {
+    for (const auto& [target, value] : action.sets) {
+      if (ReadsOccasion(value)) return true;
+    }
+    if (ReadsOccasion(action.delay) || ReadsOccasion(action.address) || ReadsOccasion(action.value) ||
+        ActionsReadOccasion(action.then)) {
+      return true;
+    }
+  }
+  return false;
+}
 
 // One trigger target of one reaction, flattened for the access path: what
 // a register's accesses test, in one contiguous list per register, without
@@ -140,6 +172,7 @@ class ReactionsProgram : public BehaviourProgram {
   struct After {
     uint32_t reaction = 0;
     std::vector<Step> then;
+    bool captures = false;  // its actions read the trigger's values: they are kept until it runs
   };
   const std::vector<After>& afters() const { return afters_; }
 
@@ -173,7 +206,7 @@ class ReactionsProgram : public BehaviourProgram {
           step.constant = action.delay.constant();
           if (step.constant) step.value = action.delay.Evaluate(kNoOperands);
           step.index = static_cast<uint32_t>(afters_.size());
-          afters_.push_back(After{reaction, {}});
+          afters_.push_back(After{reaction, {}, ActionsReadOccasion(action.then)});
           std::vector<Step> then = CompileSteps(action.then, reaction);  // may add afters
           afters_[step.index].then = std::move(then);
           break;
@@ -204,6 +237,7 @@ class ReactionsProgram : public BehaviourProgram {
 struct Occasion {
   uint64_t value = 0;   // the access's value: the register after a write, what a read returned
   uint64_t before = 0;  // the register before the write
+  uint64_t written = 0;  // what the write wrote, before the register's policies
   std::span<const uint64_t> args;
   RegisterId reg = kNoRegister;  // the register the trigger concerns, for violations
 };
@@ -215,6 +249,7 @@ class Env : public regdb::ExpressionEnv {
   uint64_t Load(uint64_t id) const override {
     if (id == regdb::kValueOperand) return occasion_.value;
     if (id == regdb::kBeforeOperand) return occasion_.before;
+    if (id == regdb::kWrittenOperand) return occasion_.written;
     if (id == regdb::kNowOperand) return context_.now_ns();
     if ((id & regdb::kArgOperand) != 0) {
       size_t i = id & ~regdb::kArgOperand;
@@ -232,15 +267,18 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
  public:
   explicit ReactionsBehaviour(const ReactionsProgram& program) : program_(&program) {}
 
-  void OnReset(BehaviourContext&) override { depth_ = 0; }
+  void OnReset(BehaviourContext&) override {
+    depth_ = 0;
+    captures_.clear();  // the queue's events are gone with it
+  }
 
   void AfterWrite(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after) override {
-    Occasion occasion{after, before, {}, reg};
+    Occasion occasion{after, before, context.WrittenValue(reg).value_or(after), {}, reg};
     Triggered(context, reg, before, after, /*access=*/ReactionTriggerKind::kWrite, occasion);
   }
 
   uint64_t AfterRead(BehaviourContext& context, RegisterId reg, uint64_t value) override {
-    Occasion occasion{value, value, {}, reg};
+    Occasion occasion{value, value, value, {}, reg};
     uint64_t now = context.Peek(reg);
     Triggered(context, reg, now, now, ReactionTriggerKind::kRead, occasion);
     return value;
@@ -249,7 +287,7 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
   // Another behaviour changed a register a reaction watches (a counter's
   // match raising a status bit): change, rise and fall triggers see it.
   void OnStore(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after) override {
-    Occasion occasion{after, before, {}, reg};
+    Occasion occasion{after, before, after, {}, reg};
     Triggered(context, reg, before, after, ReactionTriggerKind::kChange, occasion);
   }
 
@@ -258,6 +296,15 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
     if (TagSlot(tag) >= afters.size()) return;
     const ReactionsProgram::After& after = afters[TagSlot(tag)];
     Occasion occasion;
+    Capture captured;
+    if (uint32_t id = TagCapture(tag); id != 0) {
+      auto it = captures_.find(id);
+      if (it != captures_.end()) {
+        captured = std::move(it->second);
+        captures_.erase(it);
+        occasion = Occasion{captured.value, captured.before, captured.written, captured.args, captured.reg};
+      }
+    }
     depth_ = 0;
     RunActions(context, after.then, after.reaction, occasion);
   }
@@ -375,13 +422,15 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
                                   const Occasion& occasion) {
     if (step.op == ReactionAction::Op::kAfter) {
       uint64_t delay = step.constant ? step.value : step.action->delay.Evaluate(Env(context, occasion));
-      ContextFastPath::Schedule(context, delay, AfterTag(reaction, step.index));
+      uint32_t capture = program_->afters()[step.index].captures ? Keep(occasion, reaction) : 0;
+      ContextFastPath::Schedule(context, delay, AfterTag(reaction, step.index, capture));
     } else if (step.op == ReactionAction::Op::kSet && step.target != nullptr) {
       uint64_t value =
           step.constant ? step.value : step.action->sets.front().second.Evaluate(Env(context, occasion));
       Set(context, *step.target, value, reaction);
     } else if (step.op == ReactionAction::Op::kCancel) {
       ContextFastPath::CancelWhere(context, [cancelled = step.index](uint64_t tag) { return TagReaction(tag) == cancelled; });
+      if (!captures_.empty()) std::erase_if(captures_, [&](const auto& kept) { return kept.second.reaction == step.index; });
     } else {
       RunOther(context, *step.action, reaction, occasion);
     }
@@ -445,7 +494,7 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
   // RunActions -> Run -> Set -> Triggered that is not inlined (it is
   // recursive), so that a write's own reactions run without a call.
   [[gnu::noinline]] void Chain(BehaviourContext& context, RegisterId reg, uint64_t before, uint64_t after) {
-    Occasion occasion{after, before, {}, reg};
+    Occasion occasion{after, before, after, {}, reg};
     Triggered(context, reg, before, after, ReactionTriggerKind::kChange, occasion);
   }
 
@@ -472,8 +521,27 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
     }
   }
 
+  // The trigger's values a delayed action will read, until it runs.
+  struct Capture {
+    uint64_t value = 0;
+    uint64_t before = 0;
+    uint64_t written = 0;
+    std::vector<uint64_t> args;
+    RegisterId reg = kNoRegister;
+    uint32_t reaction = 0;  // whose `cancel` drops it
+  };
+
+  [[gnu::noinline]] uint32_t Keep(const Occasion& occasion, uint32_t reaction) {
+    if (++last_capture_ == 0) ++last_capture_;  // 0 is "none"
+    captures_[last_capture_] = Capture{occasion.value, occasion.before, occasion.written,
+                                       {occasion.args.begin(), occasion.args.end()}, occasion.reg, reaction};
+    return last_capture_;
+  }
+
   const ReactionsProgram* program_;
   int depth_ = 0;
+  std::map<uint32_t, Capture> captures_;
+  uint32_t last_capture_ = 0;
 };
 
 std::unique_ptr<Behaviour> ReactionsProgram::Instantiate() const { return std::make_unique<ReactionsBehaviour>(*this); }
@@ -482,7 +550,21 @@ std::unique_ptr<Behaviour> ReactionsProgram::Instantiate() const { return std::m
 
 std::unique_ptr<BehaviourProgram> CompileReactions(const regdb::BehaviourSpec& spec, const Model& model,
                                                    std::string& error) {
-  if (!ConfigOf<ReactionsConfig>(spec, error)) return nullptr;
+  const auto* checked = ConfigOf<ReactionsConfig>(spec, error);
+  if (!checked) return nullptr;
+  // A delayed action's tag holds its reaction and its `after` in 16 bits each.
+  size_t afters = 0;
+  auto count = [&](const auto& self, const std::vector<ReactionAction>& actions) -> void {
+    for (const ReactionAction& action : actions) {
+      if (action.op == ReactionAction::Op::kAfter) ++afters;
+      self(self, action.then);
+    }
+  };
+  for (const regdb::Reaction& reaction : checked->reactions) count(count, reaction.actions);
+  if (checked->reactions.size() > kMaxTagField || afters > kMaxTagField) {
+    error = "more than " + std::to_string(kMaxTagField) + " reactions or delayed actions in one behaviour";
+    return nullptr;
+  }
   auto config = std::static_pointer_cast<const ReactionsConfig>(spec.config);
   return std::make_unique<ReactionsProgram>(spec.name, std::move(config), model);
 }

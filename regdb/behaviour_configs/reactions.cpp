@@ -46,6 +46,9 @@ class ReactionScope : public RegisterScope {
     if (access_value_ && (name == "value" || name == "before")) {
       return ExpressionOperand{name == "value" ? kValueOperand : kBeforeOperand, AccessWidth(), ExpressionType::kNumber};
     }
+    if (access_value_ && name == "written" && trigger_ != nullptr && trigger_->kind == ReactionTriggerKind::kWrite) {
+      return ExpressionOperand{kWrittenOperand, AccessWidth(), ExpressionType::kNumber};
+    }
     if (trigger_ != nullptr) {
       for (size_t i = 0; i < trigger_->args.size(); ++i) {
         if (trigger_->args[i] == name) return ExpressionOperand{kArgOperand | i, 64, ExpressionType::kNumber};
@@ -63,6 +66,7 @@ class ReactionScope : public RegisterScope {
     if (access_value_) {
       names.push_back("value");
       names.push_back("before");
+      if (trigger_ != nullptr && trigger_->kind == ReactionTriggerKind::kWrite) names.push_back("written");
     }
     if (trigger_ != nullptr) names.insert(names.end(), trigger_->args.begin(), trigger_->args.end());
     return names;
@@ -355,8 +359,11 @@ class ReactionsChecker {
       ReactionAction action;
       action.op = ReactionAction::Op::kAfter;
       action.loc = after->loc;
-      // A delayed action runs later: the access that triggered it is gone.
-      ReactionScope later(database_, &reaction.trigger, /*access_value=*/false);
+      // A delayed action runs later, with the trigger's values as they were
+      // (the access's value, before, written; the event's arguments).
+      bool access_value = reaction.trigger.kind == ReactionTriggerKind::kWrite ||
+                          reaction.trigger.kind == ReactionTriggerKind::kRead;
+      ReactionScope later(database_, &reaction.trigger, access_value);
       auto delay = ReadExpression(*after, scope, "delay of " + What(reaction.name), ExpressionType::kTime);
       bool ok = delay.has_value();
       if (delay) action.delay = std::move(*delay);

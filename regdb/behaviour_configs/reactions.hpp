@@ -43,6 +43,7 @@ struct ReactionTrigger {
 inline constexpr uint64_t kValueOperand = uint64_t{1} << 61;        // the access's value (written or read)
 inline constexpr uint64_t kBeforeOperand = (uint64_t{1} << 61) | 1;  // the register before the write
 inline constexpr uint64_t kNowOperand = (uint64_t{1} << 61) | 2;     // the virtual time (a time)
+inline constexpr uint64_t kWrittenOperand = (uint64_t{1} << 61) | 3;  // what the write wrote (before policies)
 inline constexpr uint64_t kArgOperand = uint64_t{1} << 60;           // | i: the event's argument i
 
 struct ReactionAction {

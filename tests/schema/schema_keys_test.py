@@ -5,7 +5,7 @@
 
 The loader checks a mapping's keys with SchemaReader::ExpectMap(node, what,
 kSomeKeys); the key arrays are constexpr arrays of string literals in
-regdb/*.cpp and regdb/behaviour_configs/*.cpp. This test reads those arrays
+regdb/*.cpp, regdb/checks/*.cpp and regdb/behaviour_configs/*.cpp. This test reads those arrays
 (the ones passed to ExpectMap) and compares them with the schema's closed
 mappings (additionalProperties: false), in both directions:
 
@@ -44,6 +44,7 @@ def loader_key_sets(source_dir):
     """(file:array, frozenset of keys) for each key array passed to ExpectMap."""
     files = glob.glob(os.path.join(source_dir, "regdb", "*.cpp"))
     files += glob.glob(os.path.join(source_dir, "regdb", "behaviour_configs", "*.cpp"))
+    files += glob.glob(os.path.join(source_dir, "regdb", "checks", "*.cpp"))
     out = []
     for path in sorted(files):
         text = open(path, encoding="utf-8").read()
