@@ -105,7 +105,7 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
   void OnReset(BehaviourContext& context) override {
     // The queue is empty after a reset: the plans' events are gone.
     for (Plan& plan : plans_) plan.event = 0;
-    fraction_ = 0;
+    RestartPhase();
     counted_to_ns_ = context.now_ns();
     saturated_ = false;
     stopped_ = false;
@@ -198,8 +198,8 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
   }
 
   // Re-reads what the expressions say: the rate (a change restarts the
-  // tick in progress: its fraction is of the old period), the width (a
-  // narrower count loses its upper bits), the limit, and the stop.
+  // tick in progress: its fraction is of the old period), the width, the
+  // limit, and the stop.
   void Refresh(BehaviourContext& context) {
     const CounterConfig& c = config();
     RegisterEnv env(context);
@@ -208,26 +208,21 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
       if (scale != scale_) {
         scale_ = scale;
         clock_ = CounterClock(ScaledRate(c.rate, scale));
-        fraction_ = 0;
+        RestartPhase();
       }
     }
-    uint64_t mask = c.width ? MaskOfWidth(c.width->Evaluate(env), shape_->max) : shape_->max;
-    if (mask != mask_) {
-      mask_ = mask;
-      CutToWidth(context);
-    }
+    mask_ = c.width ? MaskOfWidth(c.width->Evaluate(env), shape_->max) : shape_->max;
     limit_ = c.limit ? c.limit->Evaluate(env) & mask_ : (down() ? 0 : mask_);
     if (stopped_ && !Holds(context, c.at_limit->stop)) stopped_ = false;  // a one-shot turned periodic
     seen_inputs_.resize(shape_->inputs.size());
     for (size_t i = 0; i < seen_inputs_.size(); ++i) seen_inputs_[i] = context.Peek(shape_->inputs[i]);
   }
 
-  // The count keeps only the bits of the width it counts in now.
-  void CutToWidth(BehaviourContext& context) {
-    const CounterConfig& c = config();
-    uint64_t value = context.Peek(c.reg);
-    uint64_t cut = (value & ~c.bits.mask) | ((c.bits.Get(value) & mask_) << c.bits.shift);
-    if (cut != value) context.Poke(c.reg, cut);
+  // A tick starts from nothing: the next is a whole period away (and with
+  // `read_at_tick: old`, shows 1 ns after its instant).
+  void RestartPhase() {
+    fraction_ = 0;
+    lag_ = config().read_at_tick == regdb::ReadAtTick::kOld;
   }
 
   bool InputsMoved(BehaviourContext& context) const {
@@ -244,7 +239,7 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
     uint64_t ns = to_ns - counted_to_ns_;
     counted_to_ns_ = to_ns;
     if (!enabled) return;  // halted: no counting time, the fraction of a tick kept
-    U128 ticks = clock_.Advance(fraction_, ns);
+    U128 ticks = clock_.Advance(fraction_, ns, lag_);
     if (ticks != 0) AddTicks(context, ticks);
   }
 
@@ -271,7 +266,10 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
         if (past) context.Cover(kLimit);
       }
     }
-    context.Poke(c.reg, (value & ~c.bits.mask) | ((count << c.bits.shift) & c.bits.mask));
+    // Only the bits counted change: those above the width keep what they
+    // hold (an SP804's VALUE in 16-bit mode keeps its top half).
+    uint64_t counted = (mask_ << c.bits.shift) & c.bits.mask;
+    context.Poke(c.reg, (value & ~counted) | ((count << c.bits.shift) & counted));
     seen_count_ = count;
   }
 
@@ -338,11 +336,10 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
     if (reg == c.reg && (((before ^ after) & c.bits.mask) != 0 || (frontdoor && shape_->writable))) {
       // The count was set: counting goes on from it, a whole period from
       // now unless `write_phase: keep` keeps the tick in progress.
-      if (c.write_phase == regdb::WritePhase::kRestart) fraction_ = 0;
+      if (c.write_phase == regdb::WritePhase::kRestart) RestartPhase();
       saturated_ = false;
       stopped_ = false;
       replan = true;
-      CutToWidth(context);  // bits above the width read 0
     }
     for (const CounterComparator& comparator : c.compare) {
       if (reg == comparator.value.reg && ((before ^ after) & comparator.value.bits.mask) != 0) replan = true;
@@ -361,7 +358,7 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
   // Schedules `ticks` ticks from now as plan `i`'s event, unless that is
   // beyond the end of virtual time.
   void ScheduleAfterTicks(BehaviourContext& context, Plan& plan, U128 ticks) {
-    U128 delay = clock_.NsUntil(fraction_, ticks);
+    U128 delay = clock_.NsUntil(fraction_, ticks, lag_);
     if (delay > ~uint64_t{0} - context.now_ns()) return;
     plan.tag = next_tag_++;
     plan.event = context.Schedule(static_cast<uint64_t>(delay), plan.tag);
@@ -411,6 +408,7 @@ class CounterBehaviour : public CopyableBehaviour<CounterBehaviour> {
   uint64_t mask_ = 0;           // the bits counted now (`width:`)
   uint64_t limit_ = 0;          // the limit now, cut to mask_
   uint64_t fraction_ = 0;       // of a tick, over the rate's den
+  bool lag_ = false;            // the phase's first tick still shows 1 ns late (read_at_tick: old)
   uint64_t counted_to_ns_ = 0;  // the instant the register's count is of
   bool saturated_ = false;      // the last fold lost ticks to saturation
   bool stopped_ = false;        // at its limit with `stop` holding: no counting

@@ -32,6 +32,23 @@ class CounterClock {
     return total / rate_.den;
   }
 
+  // The same, for a phase whose first tick shows one ns after its instant
+  // (a read at the exact instant of a tick sees the count before it):
+  // floor((fraction + ns*num - 1) / den) while `lag` is set; an advance of
+  // at least 1 ns clears it (from then on the fraction carries the lag).
+  U128 Advance(uint64_t& fraction, uint64_t ns, bool& lag) const {
+    if (!lag || ns == 0) return Advance(fraction, ns);
+    lag = false;
+    U128 total = U128{fraction} + U128{ns} * rate_.num - 1;
+    fraction = static_cast<uint64_t>(total % rate_.den);
+    return total / rate_.den;
+  }
+  U128 NsUntil(uint64_t fraction, U128 ticks, bool lag) const {
+    if (!lag) return NsUntil(fraction, ticks);
+    U128 needed = ticks * rate_.den - fraction + 1;
+    return (needed + rate_.num - 1) / rate_.num;
+  }
+
   // The counting time until `ticks` (>= 1) more ticks have happened: the
   // least d with floor((fraction + d*num) / den) >= ticks, that is
   // ceil((ticks*den - fraction) / num). At least 1, as fraction < den.

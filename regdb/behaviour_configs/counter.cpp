@@ -13,9 +13,9 @@
 namespace regemu::regdb {
 namespace {
 
-constexpr std::array<std::string_view, 15> kKeys{
-    "kind",      "name",  "register", "field",    "period",   "increment", "frequency",   "enable",
-    "saturate",  "compare", "direction", "width", "limit", "at_limit", "write_phase"};
+constexpr std::array<std::string_view, 16> kKeys{
+    "kind",     "name",    "register",  "field", "period", "increment", "frequency",   "enable",
+    "saturate", "compare", "direction", "width", "limit",  "at_limit",  "write_phase", "read_at_tick"};
 constexpr std::array<std::string_view, 4> kLimitKeys{"set", "signal", "reload", "stop"};
 constexpr std::array<std::string_view, 7> kComparatorKeys{"name",     "register", "set",   "signal",
                                                           "periodic", "period_register", "width"};
@@ -446,6 +446,12 @@ std::unique_ptr<BehaviourConfig> CheckCounterConfig(const BehaviourSpec& spec, c
                               .Choice<WritePhase>(*phase, "write_phase",
                                                   {{"restart", WritePhase::kRestart}, {"keep", WritePhase::kKeep}})
                               .value_or(WritePhase::kRestart);
+  }
+  if (const YamlNode* read = spec.yaml.Find("read_at_tick")) {
+    config->read_at_tick = reader
+                               .Choice<ReadAtTick>(*read, "read_at_tick",
+                                                   {{"new", ReadAtTick::kNew}, {"old", ReadAtTick::kOld}})
+                               .value_or(ReadAtTick::kNew);
   }
   CheckCombinations(spec, *config, reader);
   if (const YamlNode* compare = spec.yaml.Find("compare")) {

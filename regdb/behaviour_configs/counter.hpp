@@ -40,6 +40,12 @@ enum class WritePhase : uint8_t {
   kKeep,     // the tick in progress goes on: the prescaler is not reset
 };
 
+// What a read at the exact instant of a tick returns.
+enum class ReadAtTick : uint8_t {
+  kNew,  // the count after the tick: the tick is at its instant (an HPET's main counter)
+  kOld,  // the count before it: the tick shows 1 ns later (QEMU's ptimer-based models)
+};
+
 // The counter's rate: a constant (`period:`/`frequency:`), optionally
 // scaled by a number expression over fields (`25MHz / DIV`, `10ns * DIV`),
 // which the check proves is never 0 and never overflows the fraction.
@@ -72,6 +78,7 @@ struct CounterConfig : BehaviourConfig {
   std::optional<Expression> limit;   // the value `at_limit` is about (default: 0 down, all-ones up)
   std::optional<CounterLimitEvent> at_limit;
   WritePhase write_phase = WritePhase::kRestart;
+  ReadAtTick read_at_tick = ReadAtTick::kNew;
   std::vector<CounterComparator> compare;
 };
 
