@@ -11,6 +11,7 @@ namespace regemu::regdb {
 
 void CheckDatabase(Database& database, Diagnostics& diagnostics) {
   LinkNames(database, diagnostics);
+  CompileLets(database, diagnostics);
   CompileDecodeConditions(database, diagnostics);
   CompileFieldExpressions(database, diagnostics);
   CheckFields(database, diagnostics);

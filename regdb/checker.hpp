@@ -15,6 +15,8 @@ void CheckDatabase(Database& database, Diagnostics& diagnostics);
 // The stages, in order; exposed for tests and for tools that want one stage.
 void LinkNames(Database& database, Diagnostics& diagnostics);
 // Compiles the decode_when conditions of split and banked registers.
+// Compiles the `let:` named expressions, before every other expression.
+void CompileLets(Database& database, Diagnostics& diagnostics);
 void CompileDecodeConditions(Database& database, Diagnostics& diagnostics);
 // Compiles computed fields' `value:` and the `write_gate:` of registers and fields.
 void CompileFieldExpressions(Database& database, Diagnostics& diagnostics);

@@ -76,6 +76,20 @@ std::vector<std::string> Database::VisibleRegisterNames() const {
   return names;
 }
 
+const LetDefinition* Database::FindLet(std::string_view name) const {
+  const LetDefinition* device_let = nullptr;
+  for (const LetDefinition& let : lets) {
+    if (let.name != name) continue;
+    if (!let.instance) {
+      device_let = &let;
+    } else if (instance_scope_ && let.instance->block == instance_scope_->block &&
+               let.instance->instance == instance_scope_->instance) {
+      return &let;
+    }
+  }
+  return device_let;
+}
+
 std::string Database::ScopedName(std::string_view name) const {
   if (!instance_scope_) return std::string(name);
   return instance_scope_->instance + "_" + std::string(name);

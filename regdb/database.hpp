@@ -270,6 +270,17 @@ struct InstanceName {
   std::string instance;
 };
 
+// `let: {NAME: EXPR}`: a named expression over the device's state, usable
+// wherever an expression is (conditions, values, rates, gates), compiled
+// in place of its name. A block's lets are per instance.
+struct LetDefinition {
+  std::string name;
+  YamlNode text;  // the expression as written
+  SourceLoc loc;  // the name
+  std::optional<InstanceName> instance;
+  std::optional<Expression> expression;  // compiled by the checker (CompileLets)
+};
+
 struct BehaviourSpec {
   std::string kind;
   std::string name;  // a block's: INSTANCE_name
@@ -296,6 +307,10 @@ struct Database {
   std::vector<Range> ranges;
   std::vector<Block> blocks;
   std::vector<BehaviourSpec> behaviours;
+  std::vector<LetDefinition> lets;
+
+  // The let `name` means here: the instance scope's own, else the device's.
+  const LetDefinition* FindLet(std::string_view name) const;
 
   // Name lookups, valid after the checker's link step. Inside an
   // InstanceScope, register names are the instance's local ones, and only

@@ -12,12 +12,12 @@
 namespace regemu::regdb {
 namespace {
 
-constexpr std::array<std::string_view, 11> kTopKeys{"device",    "doc",    "ref",        "include",  "spaces", "registers",
-                                                    "blocks",    "ranges", "behaviours", "c_prefix", "changes"};
+constexpr std::array<std::string_view, 12> kTopKeys{"device", "doc",        "ref",      "include", "spaces", "registers",
+                                                    "blocks", "ranges",     "behaviours", "c_prefix", "changes", "let"};
 constexpr std::array<std::string_view, 10> kSpaceKeys{"name",      "kind",    "size",     "widths", "alignment",
                                                        "unclaimed", "pci_bar", "contents", "dma",    "doc"};
-constexpr std::array<std::string_view, 7> kBlockKeys{"name",      "space", "instances", "registers",
-                                                     "behaviours", "doc",   "ref"};
+constexpr std::array<std::string_view, 8> kBlockKeys{"name",      "space", "instances", "registers",
+                                                     "behaviours", "doc",   "ref",       "let"};
 constexpr std::array<std::string_view, 11> kRangeKeys{"name",   "kind",   "space",      "base", "size", "target",
                                                       "widths", "writes", "enabled_by", "doc",  "ref"};
 constexpr std::array<std::string_view, 2> kTargetKeys{"space", "offset"};
@@ -71,6 +71,7 @@ class DocumentReader {
     ForEach(document, "blocks", [&](const YamlNode& n) { ReadBlock(n); });
     ForEach(document, "ranges", [&](const YamlNode& n) { ReadRange(n); });
     ForEach(document, "behaviours", [&](const YamlNode& n) { ReadBehaviour(n); });
+    if (const YamlNode* lets = document.Find("let")) ReadLets(*lets, std::nullopt);
     return includes;
   }
 
@@ -236,6 +237,9 @@ class DocumentReader {
         }
       }
     }
+    if (const YamlNode* lets = node.Find("let")) {
+      for (const BlockInstance& instance : block.instances) ReadLets(*lets, InstanceName{block.name, instance.name});
+    }
     // Behaviours written in the block: one copy per instance, each naming
     // its own instance's registers (the checker resolves them in it).
     if (const YamlNode* behaviours = node.Find("behaviours"); behaviours && reader_.ExpectSequence(*behaviours, "block behaviours")) {
@@ -331,6 +335,20 @@ class DocumentReader {
       range.enabled_by = std::move(ref);
     }
     return true;
+  }
+
+  // `let: {NAME: EXPR, ...}`; the checker compiles them.
+  void ReadLets(const YamlNode& node, const std::optional<InstanceName>& instance) {
+    if (!node.IsMap()) {
+      reader_.Error(node, std::string("expected `let:` as a mapping NAME: EXPRESSION, got ") + DescribeKind(node.kind));
+      return;
+    }
+    for (size_t i = 0; i < node.MapSize(); ++i) {
+      auto name = reader_.Identifier(node.MapKey(i), "let name");
+      auto text = reader_.Text(node.MapValue(i), "let expression");
+      if (!name || !text) continue;
+      db_.lets.push_back({*name, node.MapValue(i), node.MapKey(i).loc, instance, std::nullopt});
+    }
   }
 
   void ReadBehaviour(const YamlNode& node, std::optional<InstanceName> instance = std::nullopt) {

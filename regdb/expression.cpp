@@ -17,6 +17,12 @@ namespace regemu::regdb {
 
 namespace {
 
+// What a constant named expression is evaluated against: it loads nothing.
+struct NoEnv : ExpressionEnv {
+  uint64_t Load(uint64_t) const override { return 0; }
+};
+const NoEnv kNoEnv{};
+
 constexpr uint64_t kAll = std::numeric_limits<uint64_t>::max();
 // Quoted source is cut to this many bytes, so a hostile expression cannot
 // make a message as long as itself.
@@ -82,7 +88,7 @@ class ExpressionCompiler {
     ExpressionType type = ExpressionType::kNumber;
   };
 
-  enum class NodeKind : uint8_t { kConstant, kOperand, kUnary, kBinary, kConditional };
+  enum class NodeKind : uint8_t { kConstant, kOperand, kInline, kUnary, kBinary, kConditional };
   struct Node {
     NodeKind kind = NodeKind::kConstant;
     Op op = Op::kPush;  // kUnary, kBinary (kAndJump and kOrJump stand for && and ||)
@@ -95,6 +101,7 @@ class ExpressionCompiler {
     uint64_t value = 0;
     uint64_t id = 0;  // kOperand
     unsigned width = 64;
+    const Expression* inlined = nullptr;  // kInline: a named expression's program
   };
 
   struct BinaryOperator {
@@ -378,7 +385,18 @@ int ExpressionCompiler::ParsePrimary() {
       ++position_;
       Node node{.kind = NodeKind::kOperand, .begin = token.begin, .end = token.end};
       std::string name(Source(token.begin, token.end));
-      if (auto operand = scope_.Resolve(name)) {
+      if (auto operand = scope_.Resolve(name); operand && operand->inline_expression) {
+        const Expression& named = *operand->inline_expression;
+        node.kind = NodeKind::kInline;
+        node.inlined = &named;
+        node.type = named.type();
+        node.lo = named.min_value();
+        node.hi = named.max_value();
+        if (named.constant()) {
+          node.folded = true;
+          node.value = named.Evaluate(kNoEnv);
+        }
+      } else if (operand) {
         node.id = operand->id;
         node.width = operand->width >= 1 && operand->width <= 64 ? operand->width : 64;
         node.type = operand->type;
@@ -701,6 +719,26 @@ void ExpressionCompiler::Emit(int i, Expression& out) {
       }
       Push(out, Op::kLoad, n.id, 1);
       break;
+    case NodeKind::kInline: {
+      // The named expression's program, its jumps moved to where it lands.
+      // Its stack use is at most its length above what is there now.
+      const Expression& named = *n.inlined;
+      size_t base = out.code_.size();
+      for (Expression::Instruction instruction : named.code_) {
+        if (instruction.op == Op::kAndJump || instruction.op == Op::kOrJump || instruction.op == Op::kJumpIfZero ||
+            instruction.op == Op::kJump) {
+          instruction.arg += base;
+        }
+        if (instruction.op == Op::kLoad &&
+            std::find(out.operands_.begin(), out.operands_.end(), instruction.arg) == out.operands_.end()) {
+          out.operands_.push_back(instruction.arg);
+        }
+        out.code_.push_back(instruction);
+      }
+      max_depth_ = std::max(max_depth_, depth_ + named.code_.size());
+      ++depth_;
+      break;
+    }
     case NodeKind::kUnary:
       Emit(n.a, out);
       Push(out, n.op, 0, 0);

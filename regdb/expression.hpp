@@ -27,10 +27,15 @@ enum class ExpressionType : uint8_t { kNumber, kTime };  // kTime: nanoseconds (
 const char* ExpressionTypeName(ExpressionType type);
 
 // What a name stands for, as the caller's scope says.
+class Expression;
+
 struct ExpressionOperand {
   uint64_t id = 0;      // the caller's handle, handed back to ExpressionEnv::Load
   unsigned width = 64;  // 1..64 (others are taken as 64): the largest value it can hold is 2^width-1
   ExpressionType type = ExpressionType::kNumber;
+  // A named expression (`let:`): compiled in place of the name, as if its
+  // text stood there in parentheses; `id` and `width` are then unused.
+  const Expression* inline_expression = nullptr;
 };
 
 // Resolves identifiers: C identifiers optionally joined by dots (`value`,

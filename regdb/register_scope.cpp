@@ -5,7 +5,12 @@ namespace regemu::regdb {
 std::optional<ExpressionOperand> RegisterScope::Resolve(std::string_view name) const {
   size_t dot = name.find('.');
   auto index = database_.FindRegister(name.substr(0, dot));
-  if (!index) return std::nullopt;
+  if (!index) {
+    // A named expression (`let:`), once compiled.
+    const LetDefinition* let = dot == std::string_view::npos ? database_.FindLet(name) : nullptr;
+    if (let == nullptr || !let->expression) return std::nullopt;
+    return ExpressionOperand{0, 64, let->expression->type(), &*let->expression};
+  }
   const Register& reg = database_.registers[*index];
   if (dot == std::string_view::npos) return ExpressionOperand{*index, reg.width, ExpressionType::kNumber};
   std::string_view field_name = name.substr(dot + 1);
@@ -27,7 +32,12 @@ std::vector<std::string> RegisterScope::Candidates(std::string_view name) const 
       return names;
     }
   }
-  return database_.VisibleRegisterNames();
+  for (const LetDefinition& let : database_.lets) {
+    if (database_.FindLet(let.name) == &let) names.push_back(let.name);
+  }
+  std::vector<std::string> registers = database_.VisibleRegisterNames();
+  names.insert(names.end(), registers.begin(), registers.end());
+  return names;
 }
 
 std::string RegisterScope::WhyUnresolved(std::string_view name) const {

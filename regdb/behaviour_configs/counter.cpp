@@ -294,7 +294,7 @@ std::optional<Expression> CounterExpression(const YamlNode& node, const std::str
 void ReadEnable(const BehaviourSpec& spec, const YamlNode& node, CounterConfig& config, bool resolved,
                 const Database& database, SchemaReader& reader) {
   std::string what = "enable of counter behaviour '" + spec.name + "'";
-  if (node.IsScalar() && IsRegisterBitsName(node.text)) {
+  if (node.IsScalar() && IsRegisterBitsName(node.text) && !database.FindLet(node.text)) {
     auto bits = ResolveRegisterBits(node, what, database, reader);
     if (!bits) return;
     if (resolved && bits->reg == config.reg && (bits->bits.mask & config.bits.mask) != 0) {

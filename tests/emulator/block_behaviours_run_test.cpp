@@ -59,5 +59,33 @@ TEST(BlockBehavioursRunTest, InstancesCountAndInterruptOnTheirOwn) {
   EXPECT_EQ(device->PeekRegister(reg("TIMER2_VALUE")), 81u);
 }
 
+// A block's `let:` is per instance, and a rate through it follows the
+// instance's own prescaler.
+TEST(BlockBehavioursRunTest, ALetPerInstanceDrivesTheRate) {
+  auto device = MakeDevice(R"(device: lets
+spaces:
+  - {name: mmio, kind: mmio, size: 0x100}
+blocks:
+  - name: timer
+    space: mmio
+    instances: {T1: 0x00, T2: 0x20}
+    let: {DIVIDER: "CONTROL.PRESCALE ? 16 : 1"}
+    registers:
+      - {name: VALUE, offset: 0x4, volatile: true}
+      - {name: CONTROL, offset: 0x8, fields: [{name: PRESCALE, bits: 2}, {name: ENABLE, bits: 7}]}
+    behaviours:
+      - {name: count, kind: counter, register: VALUE, direction: down, frequency: "25MHz / DIVIDER",
+         enable: CONTROL.ENABLE}
+)");
+  auto reg = [&](const char* name) { return RegisterNamed(device->model(), name); };
+  device->WriteRegister(reg("T1_VALUE"), 100);
+  device->WriteRegister(reg("T2_VALUE"), 100);
+  device->WriteRegister(reg("T1_CONTROL"), 0x80);
+  device->WriteRegister(reg("T2_CONTROL"), 0x84);
+  device->Advance(640);
+  EXPECT_EQ(device->PeekRegister(reg("T1_VALUE")), 84u);
+  EXPECT_EQ(device->PeekRegister(reg("T2_VALUE")), 99u);
+}
+
 }  // namespace
 }  // namespace regemu::emulator
