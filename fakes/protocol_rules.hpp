@@ -11,7 +11,7 @@
 //     ack set, and before it released it. A driver that never waits for the
 //     ack passes on a device whose acks are instant; this rule does not let
 //     it.
-//   - Gen11InterruptServiceOrder(): the Gen11 handler's order (seed 001,
+//   - Gen11InterruptServiceOrder(): the Gen11 handler's order (ICL PRM Vol 13,
 //     "Interrupt Service Routine"; i915 gen11_irq_handler): master disable,
 //     GT INT DW read, one-hot selector of a bit that DW read showed,
 //     identity read valid, identity cleared, DW bit cleared, master enable

@@ -9,8 +9,8 @@
 # (examples/i915_perf): a short periodic OA stream with an injected
 # workload, the counter deltas its read returned, and its buffer
 # programmed out of order. Then the database checker and a script
-# scenario on Haswell: the OA buffer programming sequence of its seed, the
-# same with a must-be-zero mistake, and the checker catching the seed's
+# scenario on Haswell: the OA buffer programming sequence of the HSW PRM, the
+# same with a must-be-zero mistake, and the checker catching the PRM's
 # OAPERF_A31 erratum.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,6 +51,6 @@ echo "== the same driver writing 1 to OASTATUS2's must-be-zero bit 5, unannounce
 expect_exit 1 "$regemu" run yaml/hsw tests/scripts/hsw_oa_buffer_setup_bad.script
 
 echo
-echo "== regemu check tests/data/hsw_literal  (the seed's OAPERF_A31 address, transcribed literally)"
+echo "== regemu check tests/data/hsw_literal  (the PRM's OAPERF_A31 address, transcribed literally)"
 expect_exit 1 "$regemu" check tests/data/hsw_literal
 echo "(yaml/hsw ships A31 at the corrected 0x287C)"

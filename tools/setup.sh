@@ -11,7 +11,7 @@ packages=(
   zip unzip             # fuzz seed corpora as OSS-Fuzz wants them (.clusterfuzzlite/build.sh)
   libyaml-cpp-dev       # the YAML parser behind regdb's loader
   libmuparser-dev       # derived-metric expressions of event counters (GPUBusy, L2CacheHit, ...)
-  librange-v3-dev       # range algorithms where they read better than loops
+  librange-v3-dev       # regdb/names.hpp's view: the candidates of "did you mean" suggestions
   libgtest-dev libgmock-dev   # unit tests and driver-test mocks
   libbenchmark-dev      # bench/: performance against a raw baseline
   libcli11-dev          # the regemu command line

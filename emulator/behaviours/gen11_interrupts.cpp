@@ -1,5 +1,5 @@
-// `kind: gen11-interrupts`: the Gen11 hierarchical GT interrupt logic (seed
-// 001 "Interrupts": Host SW Interface, Interrupt Aggregating Logic, Shared
+// `kind: gen11-interrupts`: the Gen11 hierarchical GT interrupt logic (ICL PRM
+// Vol 13, "Interrupts": Host SW Interface, Interrupt Aggregating Logic, Shared
 // IIR/Selector, Enable and Mask Registers; i915 gt/intel_gt_irq.c). The engine
 // table (class, instance, GT INT DW bank and bit, enable and mask halves)
 // comes from the checked configuration (regdb/behaviour_configs/
@@ -252,7 +252,7 @@ class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehavio
       context.ReportViolation(ViolationKind::kProtocol, bank.dw,
                               regs[bank.dw].name + " " + which + " cleared without first servicing the engine via " +
                                   regs[bank.selector].name + " and " + regs[bank.identity].name +
-                                  " (seed 001: DW_IIR bits must not be cleared without first servicing that "
+                                  " (ICL PRM Vol 13: DW_IIR bits must not be cleared without first servicing that "
                                   "engine's interrupts via the Selector and Shared IIR registers)");
     }
     state.serviced &= ~cleared;
@@ -273,7 +273,7 @@ class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehavio
     if (value == 0 || (value & (value - 1)) != 0) {
       context.ReportViolation(ViolationKind::kProtocol, bank.selector,
                               regs[bank.selector].name + " written with " + regdb::HexPadded(value, regs[bank.selector].width) +
-                                  ", which is not one-hot (seed 001: the Selector data must be one-hot)");
+                                  ", which is not one-hot (ICL PRM Vol 13: the Selector data must be one-hot)");
       return;
     }
     uint64_t dw = context.Peek(bank.dw);
@@ -282,14 +282,14 @@ class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehavio
                               regs[bank.selector].name + " selects " +
                                   EngineAt(b, static_cast<unsigned>(std::countr_zero(value))) + ", not set in " +
                                   regs[bank.dw].name + " (" + regdb::HexPadded(dw, regs[bank.dw].width) +
-                                  ") (seed 001: the Selector must not have a bit set that is not set in DW_IIR)");
+                                  ") (ICL PRM Vol 13: the Selector must not have a bit set that is not set in DW_IIR)");
       return;
     }
     if ((context.Peek(bank.identity) & kValid) != 0 && state.selected != kNoEngine) {
       context.ReportViolation(ViolationKind::kProtocol, bank.selector,
                               regs[bank.selector].name + " written while " + regs[bank.identity].name +
                                   " still holds valid data of " + config_->engines[state.selected].name +
-                                  " (seed 001: SW must clear the Shared IIR by writing 1 to Data-Valid to end "
+                                  " (ICL PRM Vol 13: SW must clear the Shared IIR by writing 1 to Data-Valid to end "
                                   "service of the selected engine before selecting the next)");
     }
     uint16_t e = compiled_->engine_at[b][static_cast<unsigned>(std::countr_zero(value))];

@@ -149,7 +149,7 @@ class OaUnitBehaviour : public CopyableBehaviour<OaUnitBehaviour> {
       buffer_programmed_ = true;
       overflowing_ = geometry_reported_ = false;
       if (haswell() && (after & kAddressMask) % (16u << 20) != 0) {
-        Protocol(context, reg, "the OA buffer must be 16 MiB aligned on Haswell (seed 002 OABUFFER); " +
+        Protocol(context, reg, "the OA buffer must be 16 MiB aligned on Haswell (HSW PRM Observability, OABUFFER); " +
                                    Name(context, reg) + " holds " + regdb::Hex(after & kAddressMask));
       }
     } else if (reg == TailRegister()) {
@@ -233,7 +233,7 @@ class OaUnitBehaviour : public CopyableBehaviour<OaUnitBehaviour> {
       next_trigger_ns_ = kNever;
     } else {
       // Triggers sit on multiples of the period: TIME_STAMP is not reset at
-      // enable, so the first one may come up to a period later (seed 002).
+      // enable, so the first one may come up to a period later (HSW PRM Observability).
       period_ticks_ = *period;
       uint64_t now_ticks = workload_.TimestampAt(context.now_ns());
       next_timestamp_ = (now_ticks / period_ticks_ + 1) * period_ticks_;
@@ -504,7 +504,7 @@ class OaUnitBehaviour : public CopyableBehaviour<OaUnitBehaviour> {
     if (!Enabled(context)) {
       Protocol(context, config_->registers.control,
                "MI_REPORT_PERF_COUNT while the OA counters are disabled: the PRM leaves the report undefined "
-               "(seed 002 OACONTROL bit 0); enable " + Name(context, config_->registers.control) + " first");
+               "(HSW PRM Observability, OACONTROL bit 0); enable " + Name(context, config_->registers.control) + " first");
       return InjectResult::kDone;
     }
     const regdb::OaFormat* format = Format(context);

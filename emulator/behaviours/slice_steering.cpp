@@ -1,7 +1,7 @@
-// `kind: slice-steering`: registers located in each slice of the GT (seed
-// 001, "Slice Registers and Die Recovery"). A read goes to the slice the
+// `kind: slice-steering`: registers located in each slice of the GT (ICL PRM
+// Vol 13, "Slice Registers and Die Recovery"). A read goes to the slice the
 // steering selector names; a slice the fuse register marks absent answers
-// 0, and the read is a `protocol` violation: the seed says such reads "must
+// 0, and the read is a `protocol` violation: the PRM says such reads "must
 // be directed" to a present slice. Writes are multicast to every slice, so
 // the one stored value stands for each present slice's copy.
 #include <algorithm>

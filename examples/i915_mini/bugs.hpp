@@ -15,7 +15,7 @@ enum class Bug : uint8_t {
   // domains: the device refuses each access (`forcewake`).
   kSkipForcewake,
   // The Gen11 handler acknowledges GT_INTR_DW before servicing the engines
-  // through selector and identity (`protocol`, seed 001 "DW_IIR bits must
+  // through selector and identity (`protocol`, ICL PRM Vol 13, "DW_IIR bits must
   // not be cleared without first servicing...").
   kClearDwBeforeService,
   // The Gen11 handler selects every pending engine of a bank with one

@@ -1,5 +1,5 @@
-// `kind: gen11-interrupts`: the Gen11 hierarchical GT interrupt logic (seed
-// 001 "Interrupts"): master control, GT INT DW banks with their selector and
+// `kind: gen11-interrupts`: the Gen11 hierarchical GT interrupt logic (ICL PRM
+// Vol 13, "Interrupts"): master control, GT INT DW banks with their selector and
 // identity (Shared IIR), child behaviours feeding master bits, and the
 // engine table. See yaml/README.md "behaviours".
 #include "regemu/regdb/behaviour_configs/gen11_interrupts.hpp"
@@ -162,7 +162,7 @@ class Gen11Check {
       if (const YamlNode* node = reader_.Required(engine, "class", "gen11-interrupts engine")) {
         cls = reader_.Unsigned(*node, "class", 0, 7);
         if (cls && *cls >= 6) {
-          reader_.Error(*node, "engine class " + std::to_string(*cls) + " is reserved (seed 001: classes 6-7)");
+          reader_.Error(*node, "engine class " + std::to_string(*cls) + " is reserved (ICL PRM Vol 13: classes 6-7)");
         }
       }
       const YamlNode* instance_node = reader_.Required(engine, "instance", "gen11-interrupts engine");
@@ -197,14 +197,14 @@ class Gen11Check {
             auto [it, fresh] = other_enables.emplace(*half, name);
             if (!fresh) {
               reader_.Error(*node, "engines '" + it->second + "' and '" + name + "' of the Other class share enable '" +
-                                       *half + "' (seed 001: each instance in the Other class has its own Enable)");
+                                       *half + "' (ICL PRM Vol 13: each instance in the Other class has its own Enable)");
             }
           } else {
             auto [it, fresh] = class_enable.emplace(*cls, std::pair{*half, name});
             if (!fresh && it->second.first != *half) {
               reader_.Error(*node, "engine '" + name + "' has enable '" + *half + "' but engine '" + it->second.second +
                                        "' of the same class has '" + it->second.first +
-                                       "' (seed 001: instances of a class share one Enable register)");
+                                       "' (ICL PRM Vol 13: instances of a class share one Enable register)");
             }
           }
         }
@@ -214,7 +214,7 @@ class Gen11Check {
           auto [it, fresh] = masks.emplace(*half, name);
           if (!fresh) {
             reader_.Error(*node, "engines '" + it->second + "' and '" + name + "' share mask '" + *half +
-                                     "' (seed 001: every instance has its own Mask register)");
+                                     "' (ICL PRM Vol 13: every instance has its own Mask register)");
           }
         }
       }

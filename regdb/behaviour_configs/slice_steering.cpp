@@ -14,7 +14,7 @@
 namespace regemu::regdb {
 namespace {
 
-// Sorted and disjoint (the seed lists GWL three times at one range: once is enough).
+// Sorted and disjoint (the PRM lists GWL three times at one range: once is enough).
 void CheckSliceRanges(const BehaviourSpec& spec, const YamlNode& ranges, SchemaReader& reader,
                       std::vector<SliceSteeringConfig::Range>& out) {
   static constexpr std::array<std::string_view, 3> kKeys{"first", "last", "unit"};

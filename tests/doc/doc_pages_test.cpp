@@ -1,5 +1,6 @@
-// The documentation held to the code: README.md, yaml/README.md and every
-// page under docs/. Links resolve; the paths the README names exist; the
+// The documentation held to the code: every README.md of the tree,
+// CONTRIBUTING.md and every page under docs/. Links resolve; the paths the
+// pages name exist (from the page's folder or the root); the
 // CLI reference (docs/cli.md) and `regemu --help` agree both ways; and
 // every code block is a tested file, a database regdb loads clean, or
 // commands whose subcommands and flags `regemu` has.
@@ -76,17 +77,58 @@ TEST(DocLinks, EveryRelativeLinkResolves) {
   EXPECT_THAT(broken, ::testing::IsEmpty());
 }
 
-// ---- paths the README names -------------------------------------------
+// ---- paths the pages name ----------------------------------------------
 
-// `tools/demo.sh`, `yaml/icl`, `LICENSE`: a backticked span is taken for a
-// path of the tree when its first component is a top-level entry of the
-// source tree (or it is one of the top-level files); then it must exist.
+// `tools/demo.sh`, `yaml/icl`, `LICENSE`, `controller.yaml`: a backticked
+// span is taken for a path of the tree when
+//   - its first component is a top-level entry of the source tree (or it
+//     is one of the top-level files): it must exist from the root;
+//   - or its first component is an entry of the page's own folder
+//     (`own-device/` in docs/, `oa.yaml` in yaml/icl/README.md): it must
+//     exist from there;
+//   - or it is a bare file name of the tree's kinds (`queues.yaml`,
+//     `build-kernel.sh`, `nvme_admin.hpp`): it must be a file of the page's
+//     folder, or a file of that name somewhere in the tree (a sentence
+//     about another folder's file). `.h` and `.c` names are left out: the
+//     pages name Linux's files (`i915_reg.h`, `pci.c`) as often as ours.
 // Globs must match something. `build/` is made by the build, not kept.
+bool LooksLikeAFile(const std::string& text) {
+  static const std::regex file_name(
+      R"(^[A-Za-z0-9_.-]+\.(yaml|yml|md|cpp|hpp|def|sh|script|cmake|json|py|svd|mmiotrace|patch)$)");
+  return std::regex_search(text, file_name);
+}
+
+// The file names of the tree (`git ls-files`), for bare file names.
+const std::set<std::string>& TreeFileNames() {
+  static const std::set<std::string> names = [] {
+    std::set<std::string> all;
+    for (const fs::path& file : TreeFiles(kRoot)) all.insert(file.filename().string());
+    return all;
+  }();
+  return names;
+}
+
+bool GlobMatches(const fs::path& base, const std::string& text) {
+  fs::path folder = base / fs::path(text).parent_path();
+  std::string pattern = std::regex_replace(fs::path(text).filename().string(), std::regex(R"(\.)"), "\\.");
+  pattern = std::regex_replace(pattern, std::regex(R"(\*)"), ".*");
+  if (!fs::is_directory(folder)) return false;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    if (std::regex_match(entry.path().filename().string(), std::regex(pattern))) return true;
+  }
+  return false;
+}
+
+bool ExistsUnder(const fs::path& base, const std::string& text) {
+  return text.find('*') == std::string::npos ? fs::exists(base / text) : GlobMatches(base, text);
+}
+
 std::vector<std::string> MissingPaths(const MarkdownPage& page, int& checked) {
   static const std::regex path_like(R"(^\.?/?[A-Za-z0-9_.-]+(/[A-Za-z0-9_.*%-]+)*/?$)");
   static const std::regex top_level_page(R"([A-Z]+\.md)");  // CHANGELOG.md
   std::vector<std::string> missing;
-  const MarkdownPage& readme = page;
+  // The page's folder, from the root: "" for README.md, "yaml/nvme" for yaml/nvme/README.md.
+  const fs::path folder = fs::relative(page.path, kRoot).parent_path();
   for (const InlineSpan& span : page.code_spans) {
     std::string text = span.text;
     if (text.rfind("./", 0) == 0) text = text.substr(2);
@@ -97,31 +139,29 @@ std::vector<std::string> MissingPaths(const MarkdownPage& page, int& checked) {
     bool under_top_level = text.find('/') != std::string::npos && fs::is_directory(kRoot / first);
     bool looks_like_top_level_file =
         text.find('/') == std::string::npos && (text == "LICENSE" || std::regex_match(text, top_level_page));
-    if (!top_level_file && !under_top_level && !looks_like_top_level_file) continue;
+    bool from_root = top_level_file || under_top_level || looks_like_top_level_file;
+    bool from_folder = !folder.empty() && !first.empty() && first != ".." && fs::exists(kRoot / folder / first);
+    bool bare_file = text.find('/') == std::string::npos && LooksLikeAFile(text);
+    if (!from_root && !from_folder && !bare_file) continue;
     ++checked;
     // A clean clone has nothing beside it: a relative path that leaves the
     // repository (a ../ path) resolves only on the machine that wrote it.
     // (Absolute ones, /proc/self/maps, name the system's own files.)
-    fs::path inside = (kRoot / text).lexically_normal().lexically_relative(kRoot.lexically_normal());
+    fs::path inside = (kRoot / folder / text).lexically_normal().lexically_relative(kRoot.lexically_normal());
     if (fs::path(text).is_relative() && (inside.empty() || *inside.begin() == "..")) {
-      missing.push_back(Where(readme, span.line) + ": " + text + " is outside the repository");
+      missing.push_back(Where(page, span.line) + ": " + text + " is outside the repository");
       continue;
     }
-    if (text.find('*') == std::string::npos) {
-      if (!fs::exists(kRoot / text)) missing.push_back(Where(readme, span.line) + ": " + text);
-      continue;
-    }
-    // A glob in the last component: something in its folder matches.
-    fs::path folder = fs::path(text).parent_path();
-    std::string pattern = std::regex_replace(fs::path(text).filename().string(), std::regex(R"(\.)"), "\\.");
-    pattern = std::regex_replace(pattern, std::regex(R"(\*)"), ".*");
-    bool matched = false;
-    if (fs::is_directory(kRoot / folder)) {
-      for (const auto& entry : fs::directory_iterator(kRoot / folder)) {
-        matched = matched || std::regex_match(entry.path().filename().string(), std::regex(pattern));
-      }
-    }
-    if (!matched) missing.push_back(Where(readme, span.line) + ": " + text + " matches nothing");
+    if (from_root && ExistsUnder(kRoot, text)) continue;
+    if (!folder.empty() && ExistsUnder(kRoot / folder, text)) continue;
+    if (!from_root && ExistsUnder(kRoot, text)) continue;  // `yaml/icl` style, written from the root
+    // A bare file name of a sentence about another folder's file
+    // (`behaviour_kinds.def` in emulator/README.md): a file of that name.
+    if (bare_file && !from_root && !from_folder && TreeFileNames().contains(text)) continue;
+    std::string where = from_root ? "" : folder.empty() ? " (no file of the tree has that name)"
+                                                         : " (not in " + folder.string() + "/, no file of the tree has that name)";
+    missing.push_back(Where(page, span.line) + ": " + text +
+                      (text.find('*') == std::string::npos ? "" : " matches nothing") + where);
   }
   return missing;
 }
@@ -132,8 +172,10 @@ TEST(DocPaths, EveryPathTheReadmeNamesExists) {
   EXPECT_GT(checked, 10) << "the README names paths (tools/demo.sh, yaml/...); none was recognised";
 }
 
-// The pages of docs/ and the schema are held to the same rule.
-TEST(DocPaths, EveryPathTheGuideNamesExists) {
+// Every other page is held to the same rule: the pages of docs/, the
+// schema, CONTRIBUTING.md and every README of the tree, its paths taken
+// from its own folder or from the root.
+TEST(DocPaths, EveryPathTheOtherPagesNameExists) {
   int checked = 0;
   std::vector<std::string> missing;
   for (const MarkdownPage& page : AllPages()) {
@@ -142,6 +184,30 @@ TEST(DocPaths, EveryPathTheGuideNamesExists) {
   }
   EXPECT_THAT(missing, ::testing::IsEmpty());
   EXPECT_GT(checked, 50);
+}
+
+// Every README of the tree is among the pages held, and a README naming a
+// file that is not there fails: yaml/nvme/README.md naming a file of its
+// folder, and one of the root, that do not exist.
+TEST(DocPaths, EveryReadmeIsHeldAndAMissingFileIsCaught) {
+  std::vector<fs::path> pages = DocumentationPages(kRoot);
+  for (const char* readme : {"README.md", "emulator/README.md", "yaml/README.md", "yaml/nvme/README.md",
+                             "tools/headergen/README.md", "tests/fuzz/README.md"}) {
+    EXPECT_THAT(pages, ::testing::Contains(fs::path(readme)));
+  }
+  EXPECT_GE(pages.size(), 20u + 20u) << "the READMEs and docs/ pages were not found";
+
+  MarkdownPage page = ReadMarkdownPage(kRoot / "yaml/nvme/README.md");
+  page.code_spans = {{1, "controller.yaml"}, {2, "tests/scripts/nvme_registers.script"}, {3, "yaml/icl"}};
+  int checked = 0;
+  EXPECT_THAT(MissingPaths(page, checked), ::testing::IsEmpty());
+  EXPECT_EQ(checked, 3);
+  page.code_spans = {{1, "controllers.yaml"}, {2, "tests/scripts/nvme_registres.script"}, {3, "queue/"}};
+  checked = 0;
+  EXPECT_THAT(MissingPaths(page, checked),
+              ::testing::ElementsAre(::testing::HasSubstr("controllers.yaml (not in yaml/nvme/"),
+                                     ::testing::HasSubstr("tests/scripts/nvme_registres.script")));
+  EXPECT_EQ(checked, 2) << "`queue/` names nothing of the tree: not taken for a path";
 }
 
 // ---- the shipped devices -------------------------------------------------
@@ -159,6 +225,175 @@ TEST(DocDevices, TheReadmeTableListsEveryShippedDevice) {
     }
   }
   EXPECT_THAT(missing, ::testing::IsEmpty()) << "add a row to README.md's \"Shipped devices\" table";
+}
+
+// ---- tables held to the tree ---------------------------------------------
+
+// The rows of a markdown table under `heading` (up to the next heading):
+// the first cell of each, backticks dropped.
+std::vector<std::string> FirstCells(const std::string& page, const std::string& heading) {
+  std::vector<std::string> cells;
+  std::istringstream lines(ReadFile(kRoot / page));
+  std::string line;
+  bool in_section = false;
+  while (std::getline(lines, line)) {
+    if (line.rfind('#', 0) == 0) {
+      in_section = line == heading;
+      continue;
+    }
+    if (!in_section || line.rfind("| ", 0) != 0) continue;
+    std::string cell = line.substr(2, line.find(" |", 2) - 2);
+    cell.erase(std::remove(cell.begin(), cell.end(), '`'), cell.end());
+    cells.push_back(cell);
+  }
+  return cells;
+}
+
+// emulator/README.md's table of behaviour kinds has a row for each kind of
+// regdb/behaviour_kinds.def.
+TEST(DocTables, TheRuntimeListsEveryBehaviourKind) {
+  std::vector<std::string> rows = FirstCells("emulator/README.md", "### Kinds from outside regemu (`behaviour_registry.hpp`)");
+  static const std::regex kind_row(R"re(^REGDB_BEHAVIOUR\(\w+, "([a-z0-9-]+)")re");
+  std::istringstream lines(ReadFile(kRoot / "regdb/behaviour_kinds.def"));
+  std::vector<std::string> kinds;
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch kind;
+    if (std::regex_search(line, kind, kind_row)) kinds.push_back(kind[1]);
+  }
+  ASSERT_GE(kinds.size(), 14u) << "regdb/behaviour_kinds.def was not read";
+  for (const std::string& kind : kinds) {
+    EXPECT_THAT(rows, ::testing::Contains(kind)) << "emulator/README.md's kinds table has no row for " << kind;
+  }
+  for (const std::string& row : rows) {
+    if (row == "kind" || row.rfind("---", 0) == 0) continue;
+    EXPECT_THAT(kinds, ::testing::Contains(row)) << "emulator/README.md lists a kind the .def does not have";
+  }
+}
+
+// docs/building.md's layout names every top-level folder and every folder
+// of tools/ that exists, and its dependency table every package
+// tools/setup.sh installs.
+TEST(DocTables, TheLayoutListsEveryFolderAndTheDependenciesEveryPackage) {
+  std::vector<std::string> rows = FirstCells("docs/building.md", "## Layout");
+  auto listed = [&](const std::string& folder) {
+    return std::find(rows.begin(), rows.end(), folder + "/") != rows.end();
+  };
+  std::vector<std::string> folders;
+  for (const fs::path& file : TreeFiles(kRoot)) {
+    auto part = file.begin();
+    if (std::next(part) == file.end()) continue;  // a top-level file
+    folders.push_back(part->string());
+    if (*part == "tools" && std::next(part, 2) != file.end()) folders.push_back("tools/" + std::next(part)->string());
+  }
+  std::sort(folders.begin(), folders.end());
+  folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
+  ASSERT_GE(folders.size(), 15u);
+  for (const std::string& folder : folders) {
+    EXPECT_TRUE(listed(folder)) << "docs/building.md's Layout has no row `" << folder << "/`";
+  }
+
+  std::string dependencies;
+  for (const std::string& row : FirstCells("docs/building.md", "## Dependencies")) dependencies += " " + row + ",";
+  std::istringstream setup(ReadFile(kRoot / "tools/setup.sh"));
+  std::string line;
+  bool in_list = false;
+  int packages = 0;
+  while (std::getline(setup, line)) {
+    if (line.rfind("packages=(", 0) == 0) {
+      in_list = true;
+      continue;
+    }
+    if (!in_list) continue;
+    if (line.rfind(')', 0) == 0) break;
+    std::istringstream words(line.substr(0, line.find('#')));
+    for (std::string package; words >> package; ++packages) {
+      std::string quoted = std::regex_replace(package, std::regex(R"([.+])"), R"(\$&)");
+      EXPECT_TRUE(std::regex_search(dependencies, std::regex("[ ,(]" + quoted + "[ ,)]")))
+          << "docs/building.md's dependency table does not say what " << package << " is for";
+    }
+  }
+  EXPECT_GE(packages, 25) << "tools/setup.sh's package list was not read";
+}
+
+// ---- the API references -------------------------------------------------
+
+// The names declared by `header`'s lines that match `declaration` (group 1).
+std::set<std::string> Declared(const std::string& header, const std::regex& declaration) {
+  std::set<std::string> names;
+  std::istringstream lines(ReadFile(kRoot / header));
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch name;
+    if (std::regex_search(line, name, declaration)) names.insert(name[1]);
+  }
+  return names;
+}
+
+// docs/c-api.md names every regemu_ function of the C shim's two headers.
+TEST(DocApi, TheCApiPageNamesEveryFunction) {
+  static const std::regex function(R"(^[a-z].*\b(regemu_[a-z0-9_]+)\()");
+  std::set<std::string> functions = Declared("include/regemu/regemu.h", function);
+  functions.merge(Declared("include/regemu/iomem.h", function));
+  ASSERT_GE(functions.size(), 45u);
+  std::string page = ReadFile(kRoot / "docs/c-api.md");
+  for (const std::string& name : functions) {
+    EXPECT_NE(page.find(name + "("), std::string::npos) << "docs/c-api.md does not give " << name << "'s signature";
+  }
+}
+
+// docs/kit-reference.md names every public function of the kit's headers
+// and of emulator::Device.
+TEST(DocApi, TheKitReferenceNamesEveryFunction) {
+  // A declaration's name: `Type Name(` at the start of a member or free
+  // function line (two-space indented members, or namespace-level ones).
+  static const std::regex member(
+      R"(^  (?!return\b)(?=[A-Za-z])(?:virtual |static |inline |explicit |constexpr )*[A-Za-z0-9_:<>,*& ]*?[ *&]([A-Z][A-Za-z0-9]*|[a-z_]+)\()");
+  static const std::regex free_function(
+      R"(^(?!return\b)(?=[A-Za-z])(?:inline |constexpr )*[A-Za-z0-9_:<>,*& ]+?[ *&]([A-Z][A-Za-z0-9]*)\()");
+  std::string page = ReadFile(kRoot / "docs/kit-reference.md");
+  std::vector<std::string> missing;
+  int names = 0;
+  auto check = [&](const std::string& header, const std::set<std::string>& declared) {
+    for (const std::string& name : declared) {
+      if (name == "operator" || name == "return" || name == "if") continue;
+      ++names;
+      if (page.find(name) == std::string::npos) missing.push_back(header + ": " + name);
+    }
+  };
+  for (const char* header : {"fakes/device_test.hpp", "fakes/matchers.hpp", "fakes/mmio_bus.hpp",
+                             "fakes/fake_mmio_bus.hpp", "fakes/mock_mmio_bus.hpp", "fakes/protocol_rules.hpp"}) {
+    // Only the public and protected parts of each class.
+    std::string text = ReadFile(kRoot / header);
+    std::string visible;
+    bool hidden = false;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+      if (line == " private:") hidden = true;
+      if (line == " public:" || line == " protected:" || line.rfind("};", 0) == 0) hidden = false;
+      if (!hidden) visible += line + "\n";
+    }
+    std::set<std::string> declared;
+    std::istringstream visible_lines(visible);
+    for (std::string line; std::getline(visible_lines, line);) {
+      std::smatch name;
+      if (line.find("//") != std::string::npos && line.find("//") < line.find('(')) continue;
+      if (std::regex_search(line, name, member) || std::regex_search(line, name, free_function)) declared.insert(name[1]);
+    }
+    check(header, declared);
+  }
+  // emulator::Device: its public members.
+  std::string device = ReadFile(kRoot / "emulator/device.hpp");
+  size_t begin = device.find("class Device {");
+  size_t end = device.find(" private:", begin);
+  ASSERT_NE(begin, std::string::npos);
+  std::set<std::string> members;
+  std::istringstream lines(device.substr(begin, end - begin));
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch name;
+    if (line.rfind("  //", 0) != 0 && std::regex_search(line, name, member)) members.insert(name[1]);
+  }
+  check("emulator/device.hpp", members);
+  EXPECT_THAT(missing, ::testing::IsEmpty()) << "name each in docs/kit-reference.md, with a line and an example";
+  EXPECT_GE(names, 60) << "the kit's headers were not read";
 }
 
 // ---- the CLI reference ----------------------------------------------------

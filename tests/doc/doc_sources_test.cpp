@@ -3,7 +3,10 @@
 // ../shared/..., shared/reference, shared/seeds), and no comment, ref or
 // page cites a private fact sheet (driver-facts 3.1, nvme-facts.md §12,
 // "facts §6", oa-recording.md) instead of the public source it restates
-// (the specification and its section, the Linux file and function).
+// (the specification and its section, the Linux file and function), nor a
+// numbered text extraction ("seed 001", "Seed 002 (HSW PRM Observability)")
+// instead of the public manual it was taken from ("ICL PRM Vol 13, ...",
+// named in full in each database's README).
 //
 // Every tracked text file is read (`git ls-files`; without git, the tree
 // minus build*/ and .git/). A hit fails naming file:line and the text.
@@ -50,6 +53,11 @@ const std::vector<Pattern>& Patterns() {
       // in prose ("the facts it needs", "JSON carries the same facts") is fine.
       {"a fact-sheet citation (facts §N)", std::regex(R"(\bfacts (§ ?|section )?\d)")},
       {"a fact-sheet citation (oa-recording.md)", std::regex(R"(\boa-recording\.md\b)")},
+      // "seed 001", "Seed 002", "SEED 000 GIVES": a private extraction's
+      // number. A fuzzer's seed corpus or a random seed ("seeded", "seed=42")
+      // is fine.
+      {"a private-extraction citation (seed NNN)",
+       std::regex(R"((^|[^A-Za-z0-9_])seed ?[0-9]{3}([^0-9]|$))", std::regex::icase)},
   };
   return patterns;
 }
@@ -89,7 +97,7 @@ bool IsText(const std::string& bytes) { return bytes.find('\0') == std::string::
 // Every pattern's match contains one of these: text without any is not
 // handed to std::regex (slow in a debug build on the 10 MB files).
 bool MayMatch(const std::string& text) {
-  for (const char* needle : {"/work/", "shared/", "facts", "oa-recording.md"}) {
+  for (const char* needle : {"/work/", "shared/", "facts", "oa-recording.md", "seed", "Seed", "SEED"}) {
     if (text.find(needle) != std::string::npos) return true;
   }
   return false;
@@ -149,11 +157,19 @@ TEST(DocSources, PatternsAreExact) {
   EXPECT_TRUE(hits("see uml-facts"));
   EXPECT_TRUE(hits("layout: driver-facts 4.7, facts 4.7"));
   EXPECT_TRUE(hits("as oa-recording.md lays them out"));
+  EXPECT_TRUE(hits("ref: \"seed 001, Slice Registers and Die Recovery\""));
+  EXPECT_TRUE(hits("# Seed 002 (HSW PRM Observability), \"Performance Counter Reporting\""));
+  EXPECT_TRUE(hits("# WHAT SEED 000 GIVES."));
+  EXPECT_TRUE(hits("(not in seed004)"));
   EXPECT_FALSE(hits("file(GLOB stray \"${dir}/work/*.json\")"));
   EXPECT_FALSE(hits("the JSON carries the same facts as the table"));
   EXPECT_FALSE(hits("const WriteFacts& facts);"));
   EXPECT_FALSE(hits("regemu run --oa-recording FILE"));
   EXPECT_FALSE(hits("Facts about IGT's reader"));
+  EXPECT_FALSE(hits("ref: \"ICL PRM Vol 13, Slice Registers and Die Recovery\""));
+  EXPECT_FALSE(hits("each run 10 s on its seed corpus"));
+  EXPECT_FALSE(hits("std::mt19937 rng(seed); // seed 12345678"));
+  EXPECT_FALSE(hits("the CRNG seeded at boot"));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 // inline [text](target) links only, and this reads exactly those.
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -107,16 +108,60 @@ inline MarkdownPage ReadMarkdownPage(const std::filesystem::path& path) {
   return page;
 }
 
-// README.md, yaml/README.md and every page under docs/, as paths relative
-// to `root`, sorted.
+// The tree's files, relative to `root`: the tracked ones (`git ls-files`),
+// or without git (an unpacked tarball) every file outside build*/ and
+// .git/. A tracked file deleted in the work tree is left out.
+inline std::vector<std::filesystem::path> TreeFiles(const std::filesystem::path& root) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  std::string command = "git -C '" + root.string() + "' ls-files -z 2>/dev/null";
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    std::string name;
+    for (int c = fgetc(pipe); c != EOF; c = fgetc(pipe)) {
+      if (c != '\0') {
+        name.push_back(static_cast<char>(c));
+        continue;
+      }
+      if (fs::is_regular_file(root / name)) files.emplace_back(name);
+      name.clear();
+    }
+    if (pclose(pipe) == 0 && !files.empty()) return files;
+    files.clear();
+  }
+  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
+    std::string name = it->path().filename().string();
+    if (it->is_directory() && (name == ".git" || name.rfind("build", 0) == 0)) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file()) files.push_back(fs::relative(it->path(), root));
+  }
+  return files;
+}
+
+// The tree's files named README.md (README.md, yaml/nvme/README.md, ...).
+inline std::vector<std::filesystem::path> ReadmePages(const std::filesystem::path& root) {
+  std::vector<std::filesystem::path> pages;
+  for (const std::filesystem::path& file : TreeFiles(root)) {
+    if (file.filename() == "README.md") pages.push_back(file);
+  }
+  return pages;
+}
+
+// Every page the doc tests hold: each README.md of the tree (README.md,
+// yaml/README.md, emulator/README.md, yaml/<device>/README.md,
+// tools/*/README.md, ...), CONTRIBUTING.md, and every page under docs/, as
+// paths relative to `root`, sorted, each once.
 inline std::vector<std::filesystem::path> DocumentationPages(const std::filesystem::path& root) {
-  std::vector<std::filesystem::path> pages = {"README.md", "yaml/README.md"};
+  std::vector<std::filesystem::path> pages = ReadmePages(root);
+  pages.push_back("CONTRIBUTING.md");
   for (const auto& entry : std::filesystem::recursive_directory_iterator(root / "docs")) {
     if (entry.is_regular_file() && entry.path().extension() == ".md") {
       pages.push_back(std::filesystem::relative(entry.path(), root));
     }
   }
   std::sort(pages.begin(), pages.end());
+  pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
   return pages;
 }
 

@@ -1,4 +1,4 @@
-// The `gen11-interrupts` behaviour (yaml/README.md "behaviours", seed 001
+// The `gen11-interrupts` behaviour (yaml/README.md "behaviours", ICL PRM Vol 13
 // "Interrupts", i915 gt/intel_gt_irq.c) against the shipped yaml/icl and a
 // small inline device: enables and masks, collapsing registers, the
 // double-buffered GT INT DW, selector + identity service, master levels and
@@ -97,7 +97,7 @@ class IclIrqTest : public ::testing::Test {
   Device device_;
 };
 
-// Seed: "An interrupt is sent to driver whenever bits are set in the Master
+// PRM: "An interrupt is sent to driver whenever bits are set in the Master
 // Interrupt Control Register and the Enable bit is also set."
 TEST_F(IclIrqTest, RenderEventRaisesDwMasterAndLine) {
   Postinstall();
@@ -169,7 +169,7 @@ TEST_F(IclIrqTest, I915HandlerServesBothBanks) {
   EXPECT_THAT(device_.violations(), IsEmpty());
 }
 
-// Seed: "Disabled events are simply dropped by the interrupt handling logic."
+// PRM: "Disabled events are simply dropped by the interrupt handling logic."
 TEST_F(IclIrqTest, DisabledEventIsDropped) {
   Postinstall();
   Inject({"irq", "RCS0", "0x2"});  // bit 1 is not in irqs (0x0909)
@@ -180,7 +180,7 @@ TEST_F(IclIrqTest, DisabledEventIsDropped) {
   EXPECT_FALSE(device_.interrupt_asserted());
 }
 
-// Seed: "Masked events remain in the per-Instance Collapsing Register until they are unmasked."
+// PRM: "Masked events remain in the per-Instance Collapsing Register until they are unmasked."
 TEST_F(IclIrqTest, MaskedEventIsDeliveredOnUnmask) {
   Postinstall();
   Write("GEN11_RCS0_RSVD_INTR_MASK", 0xFFFFFFFF);
@@ -195,7 +195,7 @@ TEST_F(IclIrqTest, MaskedEventIsDeliveredOnUnmask) {
   EXPECT_EQ(Service(0, 0), kValid | 0x1);
 }
 
-// Seed: the Shared IIR presents "all the unmasked interrupt bits" of the engine.
+// PRM: the Shared IIR presents "all the unmasked interrupt bits" of the engine.
 TEST_F(IclIrqTest, IdentityPresentsOnlyUnmaskedBitsAndKeepsMaskedPending) {
   Postinstall();
   Inject({"irq", "RCS0", "0x100"});
@@ -210,7 +210,7 @@ TEST_F(IclIrqTest, IdentityPresentsOnlyUnmaskedBitsAndKeepsMaskedPending) {
   EXPECT_EQ(Service(0, 0), kValid | 0x100);
 }
 
-// Seed: "From the time of read to the time of SW completely clearing GT INT
+// PRM: "From the time of read to the time of SW completely clearing GT INT
 // DW ... all incoming interrupts are logged in a secondary storage ... a
 // second DW-level event will be generated."
 TEST_F(IclIrqTest, EventBetweenDwReadAndClearIsASecondDwEvent) {
@@ -253,7 +253,7 @@ TEST_F(IclIrqTest, PartialClearKeepsDwLocked) {
   EXPECT_EQ(Peek("GEN11_GT_INTR_DW0"), 0x1u);
 }
 
-// Seed: "SW first resets the Master Control Enable bit ... writes ... to set" it.
+// PRM: "SW first resets the Master Control Enable bit ... writes ... to set" it.
 TEST_F(IclIrqTest, MasterDisableEnableReRaisesTheLine) {
   Postinstall();
   Inject({"irq", "VCS2", "0x1"});
@@ -406,7 +406,7 @@ TEST_F(IclIrqTest, SnapshotRestoresPendingAndLockState) {
   EXPECT_EQ(Peek("GEN11_GT_INTR_DW0"), 0x8000u);
 }
 
-// Seed "Format of interrupt message": VF 29:27, instance 25:20, class 18:16, data 15:0.
+// PRM "Format of interrupt message": VF 29:27, instance 25:20, class 18:16, data 15:0.
 TEST_F(IclIrqTest, InjectByMessageFormat) {
   Postinstall();
   Inject({"irq", "message", "0x00210001"});  // class 1 (VCS) instance 2, data 0x1
@@ -421,7 +421,7 @@ TEST_F(IclIrqTest, InjectByMessageFormat) {
   EXPECT_THAT(InjectError({"irq", "RCS0"}), HasSubstr("usage: inject irq ENGINE DATA"));
 }
 
-// Other class: each instance has its own enable (seed), GuC in the upper half (i915 gt/intel_gt_irq.c).
+// Other class: each instance has its own enable (PRM), GuC in the upper half (i915 gt/intel_gt_irq.c).
 TEST_F(IclIrqTest, OtherClassHasPerInstanceEnables) {
   Postinstall();
   Write("GEN11_GUC_SG_INTR_ENABLE", 0x80000000);

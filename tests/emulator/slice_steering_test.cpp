@@ -1,4 +1,4 @@
-// The `slice-steering` kind (seed 001, "Slice Registers and Die Recovery"):
+// The `slice-steering` kind (ICL PRM Vol 13, "Slice Registers and Die Recovery"):
 // reads of slice-located registers go to the slice the selector names; a
 // fused-off slice answers 0 and the read is a `protocol` violation.
 #include <map>

@@ -2,7 +2,7 @@
 // RegisterIo concept runs unchanged against a plain array and against the
 // emulator, and leaves the same register values in both.
 //
-// Seed 002 (HSW PRM Observability), "Performance Counter Reporting": to point
+// HSW PRM Observability, "Performance Counter Reporting": to point
 // the OA buffer at a new area, clear the OA enable bit, write OASTATUS2, then
 // OABUFFER, then OASTATUS1, then set the OA enable bit.
 #include <gtest/gtest.h>
@@ -69,7 +69,7 @@ std::shared_ptr<const regemu::emulator::Model> HaswellModel() {
 
 constexpr uint32_t kBuffer = 0x01000000;  // 16 MiB at graphics address 16 MiB
 
-// The values the seed's sequence leaves (tests/scripts/hsw_oa_buffer_setup.script).
+// The values the PRM's sequence leaves (tests/scripts/hsw_oa_buffer_setup.script).
 void ExpectProgrammed(uint64_t oacontrol, uint64_t oastatus2, uint64_t oabuffer, uint64_t oastatus1) {
   EXPECT_EQ(oacontrol, 0x00000175u);
   EXPECT_EQ(oastatus2, 0x01000001u);

@@ -332,7 +332,7 @@ TEST_F(RegemuHeaderCli, ADatabaseWithErrorsWritesNothing) {
   EXPECT_FALSE(fs::exists(out));
 }
 
-// The literal seed transcription puts OAPERF_A31 on CEC3_1's offset: the
+// The literal transcription of the PRM puts OAPERF_A31 on CEC3_1's offset: the
 // checker rejects it; generated anyway, its self-test does not compile, and
 // compiled for run-time checks only it fails naming both registers.
 TEST_F(RegemuHeaderCli, SelfTestRejectsOverlappingRegisters) {

@@ -106,7 +106,7 @@ TEST_F(BdwDatabaseTest, KeyFields) {
     EXPECT_EQ(bit->access, Access::kW0c) << name;
   }
 
-  // Seed: OA interrupt bit 28 is the buffer half-full interrupt; the rest MBZ.
+  // PRM: OA interrupt bit 28 is the buffer half-full interrupt; the rest MBZ.
   const Register& imr = Reg("OA_IMR");
   const Field* half_full = imr.FindField("BUFFER_HALF_FULL");
   ASSERT_NE(half_full, nullptr);
@@ -128,7 +128,7 @@ TEST_F(BdwDatabaseTest, EveryRegisterHasARefAndADoc) {
     EXPECT_FALSE(reg.ref.empty()) << reg.name;
     EXPECT_FALSE(reg.doc.empty()) << reg.name;
   }
-  EXPECT_THAT(Reg("OACONTROL").ref, HasSubstr("seed 000"));
+  EXPECT_THAT(Reg("OACONTROL").ref, HasSubstr("BDW PRM Vol 14"));
 }
 
 }  // namespace

@@ -203,7 +203,7 @@ TEST(EventCountersConfigTest, InstancesNeedSteering) {
       << Rendered(loaded);
 }
 
-TEST(EventCountersConfigTest, ShippedAmdCatalogsHaveSeed004sCounters) {
+TEST(EventCountersConfigTest, ShippedAmdCatalogsHaveTheRocmCounters) {
   for (const char* chip : {"mi200", "mi300"}) {
     LoadedDatabase loaded = LoadAndCheck(std::string(REGEMU_SOURCE_DIR) + "/yaml/" + chip, LoadOptions{});
     ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
@@ -219,7 +219,7 @@ TEST(EventCountersConfigTest, ShippedAmdCatalogsHaveSeed004sCounters) {
                              "TCC_MISS", "TCA_BUSY"}) {
       const EventCountersConfig::Event* event = find(name);
       ASSERT_NE(event, nullptr) << chip << " " << name;
-      EXPECT_THAT(event->ref, HasSubstr("seed 004")) << chip << " " << name;
+      EXPECT_THAT(event->ref, HasSubstr("ROCm counters")) << chip << " " << name;
       EXPECT_FALSE(event->doc.empty()) << chip << " " << name;
     }
     // Per-chip select values (rocprofiler gfx_metrics.xml): TA_TA_BUSY is 15 on gfx90a, 13 on gfx942.
@@ -302,12 +302,12 @@ TEST(EventCountersConfigTest, ShippedGoldmontCatalogIsLinuxs) {
     }
     return nullptr;
   };
-  // Seed 003's four events, with the seed's descriptions.
+  // SDM Vol. 3B's four events, with the SDM's descriptions.
   for (const char* name : {"FETCH_STALL.ICACHE_FILL_PENDING_CYCLES", "UOPS_NOT_DELIVERED.ANY", "OFFCORE_RESPONSE",
                            "INST_RETIRED.ANY_P"}) {
     const EventCountersConfig::Event* event = find(name);
     ASSERT_NE(event, nullptr) << name;
-    EXPECT_THAT(event->ref, HasSubstr("seed 003")) << name;
+    EXPECT_THAT(event->ref, HasSubstr("SDM Vol. 3B")) << name;
     EXPECT_FALSE(event->doc.empty()) << name;
   }
   EXPECT_THAT(find("UOPS_NOT_DELIVERED.ANY")->doc, HasSubstr("front-end inefficiencies"));

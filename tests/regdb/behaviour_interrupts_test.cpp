@@ -1,7 +1,7 @@
 // The `classic-iir` and `gen11-interrupts` configuration checks
 // (yaml/README.md "behaviours"): registers and REGISTER.FIELD halves exist
 // (with a close match), bits fit and do not collide, engines are unique,
-// the seed's enable/mask sharing rules hold, and children name their parent.
+// the PRM's enable/mask sharing rules hold, and children name their parent.
 #include <string>
 
 #include <gmock/gmock.h>
@@ -191,7 +191,7 @@ TEST(InterruptsConfigTest, HalvesMustBeSixteenBitFields) {
       << Rendered(loaded);
 }
 
-// Seed 001 "Enable and Mask Registers".
+// ICL PRM Vol 13, "Enable and Mask Registers".
 TEST(InterruptsConfigTest, SeedSharingRules) {
   LoadedDatabase loaded = CheckYaml(Irq(
       "      - {name: VCS0, class: 1, instance: 0, bank: 0, bit: 0, enable: EN.A, mask: MASK.A}\n"

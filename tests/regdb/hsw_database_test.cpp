@@ -1,5 +1,5 @@
 // The shipped Haswell OA database (yaml/hsw) and the literal transcription of
-// its seed (tests/data/hsw_literal), loaded from the source tree.
+// its literal transcription of the PRM (tests/data/hsw_literal), loaded from the source tree.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -33,11 +33,11 @@ TEST_F(HswDatabaseTest, IsClean) {
 
 TEST_F(HswDatabaseTest, HoldsEveryOaRegisterOfTheSeed) {
   // 4 control/status registers, 16 CEC, 45 A counters, 8 B counters.
-  std::size_t from_seed = 0;
+  std::size_t from_prm = 0;
   for (const Register& reg : loaded_->database.registers) {
-    if (reg.ref.find("seed 002") != std::string::npos) ++from_seed;
+    if (reg.ref.find("HSW PRM Observability") != std::string::npos) ++from_prm;
   }
-  EXPECT_EQ(from_seed, 4u + 16u + 45u + 8u);
+  EXPECT_EQ(from_prm, 4u + 16u + 45u + 8u);
   for (const char* name : {"OACONTROL", "OASTATUS1", "OASTATUS2", "OABUFFER", "CEC0_0", "CEC7_1", "OAPERF_A0",
                            "OAPERF_A44", "OAPERF_B0", "OAPERF_B7"}) {
     EXPECT_NE(loaded_->database.RegisterNamed(name), nullptr) << name;
@@ -61,7 +61,7 @@ TEST_F(HswDatabaseTest, AddressesMatchTheSeed) {
 }
 
 TEST_F(HswDatabaseTest, A31SitsAtTheCorrectedAddressBetweenA30AndA32) {
-  // Seed erratum: the seed prints 0x278C (CEC3-1's address) for A31.
+  // PRM erratum: the PRM prints 0x278C (CEC3-1's address) for A31.
   EXPECT_EQ(Reg("OAPERF_A31").offset, 0x287Cu);
 }
 
@@ -89,12 +89,12 @@ TEST_F(HswDatabaseTest, FieldsFollowTheSeed) {
 }
 
 TEST_F(HswDatabaseTest, EveryRegisterCitesItsSource) {
-  // The OA registers cite seed 002; the registers around the OA unit cite
-  // the public i915 / IGT sources they come from (the seed lists none).
+  // The OA registers cite HSW PRM Observability; the registers around the OA unit cite
+  // the public i915 / IGT sources they come from (the PRM lists none).
   for (const Register& reg : loaded_->database.registers) {
-    const bool seed = reg.ref.find("seed 002") != std::string::npos;
+    const bool prm = reg.ref.find("HSW PRM Observability") != std::string::npos;
     const bool i915 = reg.ref.find("i915") != std::string::npos;
-    EXPECT_TRUE(seed || i915) << reg.name << ": " << reg.ref;
+    EXPECT_TRUE(prm || i915) << reg.name << ": " << reg.ref;
     EXPECT_FALSE(reg.doc.empty()) << reg.name;
   }
 }

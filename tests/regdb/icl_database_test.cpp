@@ -1,6 +1,6 @@
 // The shipped Ice Lake database (yaml/icl), loaded from the source tree: it
 // is clean, holds the registers the issue and i915 name at their addresses,
-// and the checker keeps the seed's SW-virtualization range empty.
+// and the checker keeps the PRM's SW-virtualization range empty.
 #include <map>
 #include <string>
 
@@ -70,7 +70,7 @@ TEST_F(IclDatabaseTest, ForcewakeRequestAndAckPairsAtI915Addresses) {
   EXPECT_TRUE(Reg("FORCEWAKE_RENDER_GEN9").masked);
 }
 
-// The Gen11 OA registers (yaml/icl/oa.yaml): seed 001's OA unit and
+// The Gen11 OA registers (yaml/icl/oa.yaml): ICL PRM Vol 13's OA unit and
 // B-counter registers at i915's addresses (i915 i915_perf_oa_regs.h, i915_reg.h), the NOA / mux
 // registers i915 accepts in Gen11 configs and the 7 flex EU registers, each
 // with a ref.
@@ -122,7 +122,7 @@ TEST_F(IclDatabaseTest, OaKeyFields) {
   EXPECT_EQ(Reg("OABUFFER").FindField("BASE_ADDRESS")->mask(), 0xFFFFFFC0u);
   EXPECT_EQ(Reg("OABUFFER").FindField("BUFFER_SIZE")->mask(), 0x38u);
   EXPECT_EQ(Reg("OABUFFER").FindField("MEMORY_SELECT")->mask(), 0x1u);
-  // OA_IMR: seed 001 bit 28, buffer half full.
+  // OA_IMR: ICL PRM Vol 13 bit 28, buffer half full.
   EXPECT_EQ(Reg("OA_IMR").FindField("BUFFER_HALF_FULL")->mask(), 0x10000000u);
   // NOA enable: RPM_CONFIG1 bit 9 (Gen10+), GDT_CHICKEN_BITS bit 7 (Gen8/9).
   EXPECT_EQ(Reg("RPM_CONFIG1").FindField("GT_NOA_ENABLE")->mask(), 0x200u);
@@ -138,7 +138,7 @@ TEST_F(IclDatabaseTest, SwVirtualizationRangeIsReservedAndEmpty) {
   EXPECT_EQ(it->size, 0x1000u);
 }
 
-// The shipped database plus one file defining a register inside the seed's
+// The shipped database plus one file defining a register inside the PRM's
 // SW-virtualization range: `regemu check` must reject it.
 TEST(IclSwVirtualizationTest, ARegisterInsideTheReservedRangeIsAnError) {
   FileReader disk = DiskFileReader();

@@ -905,12 +905,12 @@ spaces:
 TEST(SchemaTest, RefDefaultsToTheFilesTopLevelRef) {
   // README: a register's `ref` defaults to the file's top-level `ref`; a block's `ref` to its registers.
   LoadedDatabase loaded = CheckYaml(R"(device: d
-ref: "seed 002"
+ref: "HSW PRM Observability"
 spaces:
   - {name: mmio, kind: mmio, size: 0x200000}
 registers:
   - {name: PLAIN, space: mmio, offset: 0}
-  - {name: OWN, space: mmio, offset: 4, ref: "seed 002, OACONTROL"}
+  - {name: OWN, space: mmio, offset: 4, ref: "HSW PRM Observability, OACONTROL"}
 blocks:
   - {name: RING, space: mmio, instances: {RCS0: 0x2000}, registers: [{name: TAIL, offset: 0}]}
   - name: CTX
@@ -922,10 +922,10 @@ blocks:
       - {name: MINE, offset: 4, ref: "errata"}
 )");
   EXPECT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
-  EXPECT_EQ(loaded.database.ref, "seed 002");
-  EXPECT_EQ(Reg(loaded, "PLAIN").ref, "seed 002");
-  EXPECT_EQ(Reg(loaded, "OWN").ref, "seed 002, OACONTROL");
-  EXPECT_EQ(Reg(loaded, "RCS0_TAIL").ref, "seed 002");
+  EXPECT_EQ(loaded.database.ref, "HSW PRM Observability");
+  EXPECT_EQ(Reg(loaded, "PLAIN").ref, "HSW PRM Observability");
+  EXPECT_EQ(Reg(loaded, "OWN").ref, "HSW PRM Observability, OACONTROL");
+  EXPECT_EQ(Reg(loaded, "RCS0_TAIL").ref, "HSW PRM Observability");
   EXPECT_EQ(Reg(loaded, "RCS0_CTL").ref, "PRM vol 2");
   EXPECT_EQ(Reg(loaded, "RCS0_MINE").ref, "errata");
 }
@@ -939,14 +939,14 @@ spaces:
 registers:
   - {name: ROOT_REG, space: mmio, offset: 0}
 )"},
-                                      {"oa.yaml", R"(ref: "seed 002"
+                                      {"oa.yaml", R"(ref: "HSW PRM Observability"
 registers:
   - {name: OA_REG, space: mmio, offset: 4}
 )"}},
                                      "device.yaml");
   EXPECT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
   EXPECT_EQ(Reg(loaded, "ROOT_REG").ref, "root document");
-  EXPECT_EQ(Reg(loaded, "OA_REG").ref, "seed 002");
+  EXPECT_EQ(Reg(loaded, "OA_REG").ref, "HSW PRM Observability");
 }
 
 // --- Reporting every error, up to a limit -----------------------------------

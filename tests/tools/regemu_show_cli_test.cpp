@@ -32,7 +32,7 @@ TEST(RegemuShowCli, ShowsARegisterWithItsFieldsHighBitFirst) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("GEN11_GFX_MSTR_IRQ: mmio 0x190010, 32 bits, reset 0x00000000\n"));
   EXPECT_THAT(r.out, HasSubstr("  Master Interrupt Control: master enable and level indications"));
-  EXPECT_THAT(r.out, HasSubstr("  ref: seed 001 Interrupts (Host SW Interface)"));
+  EXPECT_THAT(r.out, HasSubstr("  ref: ICL PRM Vol 13, Interrupts (Host SW Interface)"));
   EXPECT_THAT(r.out, HasSubstr("  defined at yaml/icl/interrupts.yaml:"));
   EXPECT_THAT(r.out, HasSubstr("  behaviour 'irq' (gen11-interrupts) names it as: master\n"));
   // Bits 28:17 and 15:2 are in no field and take the register's default policy.

@@ -316,7 +316,7 @@ TEST(ReplayCapture, AVolatileRegistersOtherValueIsNoMistake) {
   EXPECT_GE(r.unknowable_reads, 2u);
 }
 
-// yaml/icl has seed 001's SW virtualization range at 0x178000 as reserved:
+// yaml/icl has ICL PRM Vol 13's SW virtualization range at 0x178000 as reserved:
 // on bare metal it reads 0, so anything else there is a database mistake.
 TEST(ReplayCapture, AReservedRangeReadNonZeroIsAMistake) {
   ReplayReport r = Replay(std::string(kIclHeader) +

@@ -2,7 +2,7 @@
 // behaviour: reset and postinstall leave i915's values, and the handler
 // services injected engine events through selector and identity in the
 // documented order (tests/scripts/icl_irq_reset_postinstall.script,
-// icl_irq_handler.script; seed 001 "Interrupt Service Routine").
+// icl_irq_handler.script; ICL PRM Vol 13, "Interrupt Service Routine").
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
