@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <charconv>
+#include <map>
 #include <optional>
 #include <span>
 #include <variant>
@@ -25,7 +26,7 @@ struct CommandSpec {
 };
 
 // The ONE list of commands: parsing, "did you mean" and usage messages use it.
-constexpr std::array<CommandSpec, 22> kCommands{{
+constexpr std::array<CommandSpec, 24> kCommands{{
     {"write", ScriptOp::kWrite, true, "writeN REG VALUE"},
     {"read", ScriptOp::kRead, true, "readN REG"},
     {"expect", ScriptOp::kExpect, true, "expectN REG VALUE [mask M]"},
@@ -48,6 +49,8 @@ constexpr std::array<CommandSpec, 22> kCommands{{
     {"dump", ScriptOp::kDump, false, "dump [SPACE]"},
     {"poll-step", ScriptOp::kPollStep, false, "poll-step DURATION"},
     {"expect-output", ScriptOp::kExpectOutput, false, "expect-output STREAM ENTRIES... (numbers or \"text\")"},
+    {"let", ScriptOp::kLet, false, "let NAME = EXPR | let NAME = readN REG | let NAME = peekN REG"},
+    {"print", ScriptOp::kPrint, false, "print EXPR..."},
 }};
 
 constexpr std::array<unsigned, 4> kWidths{8, 16, 32, 64};
@@ -111,10 +114,12 @@ class Parser {
 
     ScriptCommand command;
     command.loc = Loc(tokens_[0].column);
+    emits_ = true;
     if (!ParseCommand(command)) {
       if (command.op != ScriptOp::kExpectViolation) pending_.clear();
       return;
     }
+    if (!emits_) return;  // a constant `let`: a name for the lines below, nothing to run
     if (command.op == ScriptOp::kExpectViolation) {
       for (const Pending& pending : pending_) {
         if (pending.kind == command.violation) {
@@ -154,8 +159,16 @@ class Parser {
         ++i;
         continue;
       }
+      // An expression's spaces inside parentheses do not split it
+      // (script_expression.hpp); an unclosed '(' runs to the line's end,
+      // where the expression parser reports it.
       size_t start = i;
-      while (i < code.size() && code[i] != ' ' && code[i] != '\t') ++i;
+      int depth = 0;
+      while (i < code.size() && (depth > 0 || (code[i] != ' ' && code[i] != '\t'))) {
+        if (code[i] == '(') ++depth;
+        if (code[i] == ')' && depth > 0) --depth;
+        ++i;
+      }
       tokens_.push_back(Token{code.substr(start, i - start), static_cast<uint32_t>(start + 1)});
     }
     if (!tokens_.empty()) {
@@ -186,7 +199,7 @@ class Parser {
           command.to_next_event = true;
           return true;
         }
-        return ParseDuration(next, "DURATION", command.value) && NoMore(next);
+        return ParseDuration(next, "DURATION", command.value, &command) && NoMore(next);
       case ScriptOp::kPollStep: {
         uint32_t column = next < tokens_.size() ? tokens_[next].column : end_column_;
         if (!ParseDuration(next, "DURATION", command.value)) return false;
@@ -236,10 +249,13 @@ class Parser {
       case ScriptOp::kExpectEdges:
         // expect-edges [LINE] N: two words name the line first.
         if (next + 1 < tokens_.size() && !ParseLine(next, command)) return false;
-        return ParseValue(next, 64, "N (rising edges)", command.value) && NoMore(next);
+        return ParseValue(next, 64, "N (rising edges)", command.value, &command) && NoMore(next);
       case ScriptOp::kExpectMsi:
-        return ParseMsiPart(next, "ADDRESS", command.address, command.any_address) &&
-               ParseMsiPart(next, "DATA", command.value, command.any_data) && NoMore(next);
+        return ParseMsiPart(next, command, "ADDRESS", command.address, command.any_address,
+                            ScriptDeferredOperand::Into::kAddress) &&
+               ParseMsiPart(next, command, "DATA", command.value, command.any_data,
+                            ScriptDeferredOperand::Into::kValue) &&
+               NoMore(next);
       case ScriptOp::kExpectNoMsi: return NoMore(next);
       case ScriptOp::kExpectOutput: {
         const Token* stream = Need(next, "STREAM");
@@ -263,8 +279,174 @@ class Parser {
       }
       case ScriptOp::kExpectViolation: return ParseViolationKind(next, command) && NoMore(next);
       case ScriptOp::kExpectMetric: return ParseExpectMetric(next, command);
+      case ScriptOp::kLet: return ParseLet(command);
+      case ScriptOp::kPrint: return ParsePrint(next, command);
     }
     return false;
+  }
+
+  // let NAME = EXPR | let NAME = readN REG | let NAME = peekN REG
+  bool ParseLet(ScriptCommand& command) {
+    const Token* name = Need(1, "NAME");
+    if (!name) return false;
+    if (!IsName(name->text)) {
+      ErrorAt(name->column, "'" + std::string(name->text) +
+                                "' is not a name (a letter or '_', then letters, digits or '_'; "
+                                "write spaces around '=')");
+      return false;
+    }
+    const Token* equals = Need(2, "'='");
+    if (!equals) return false;
+    if (equals->text != "=") {
+      ErrorAt(equals->column, "expected '=' after the name, with spaces around it (usage: " +
+                                  std::string(spec_->usage) + ")");
+      return false;
+    }
+    const Token* value = Need(3, "EXPR");
+    if (!value) return false;
+    std::string bound(name->text);
+    bool is_access = value->text.starts_with("read") || value->text.starts_with("peek");
+    if (is_access && !value->text.starts_with("read-")) {
+      // The read or peek command itself, parsed as if it began the line.
+      tokens_.erase(tokens_.begin(), tokens_.begin() + 3);
+      command = ScriptCommand{};
+      command.loc = Loc(tokens_[0].column);
+      if (!ParseCommand(command)) return false;
+      if (command.op != ScriptOp::kRead && command.op != ScriptOp::kPeek) {
+        ErrorAt(tokens_[0].column, "let takes an expression, or the value of a readN or peekN");
+        return false;
+      }
+      command.binds = Bind(bound, ScriptValueType::kNumber);
+      return true;
+    }
+    size_t next = 3;
+    std::optional<ScriptExpression> expression = ParseExpression(next);
+    if (!expression || !NoMore(next)) return false;
+    if (expression->constant()) {
+      std::optional<uint64_t> constant = Evaluate(*expression, value->column);
+      if (!constant) return false;
+      bindings_[bound] = ScriptBinding{expression->type, *constant, 0};
+      emits_ = false;
+      return true;
+    }
+    ScriptValueType type = expression->type;
+    command.deferred.push_back(ScriptDeferredOperand{ScriptDeferredOperand::Into::kValue, std::move(*expression),
+                                                     ~uint64_t{0}, "EXPR", Loc(value->column)});
+    command.binds = Bind(bound, type);
+    return true;
+  }
+
+  // print EXPR...
+  bool ParsePrint(size_t& next, ScriptCommand& command) {
+    if (!Need(next, "EXPR")) return false;
+    while (next < tokens_.size()) {
+      std::string text(tokens_[next].text);
+      std::optional<ScriptExpression> expression = ParseExpression(next);
+      if (!expression) return false;
+      command.prints.push_back(ScriptPrintItem{std::move(text), std::move(*expression)});
+    }
+    return true;
+  }
+
+  // A new run-time slot named `name` from the next line on.
+  uint32_t Bind(const std::string& name, ScriptValueType type) {
+    uint32_t slot = script_.slots++;
+    slot_names_.push_back(name);
+    bindings_[name] = ScriptBinding{type, std::nullopt, slot};
+    return slot;
+  }
+
+  static bool IsName(std::string_view text) {
+    auto start = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+    if (text.empty() || !start(text[0])) return false;
+    return std::all_of(text.begin(), text.end(), [&](char c) { return start(c) || (c >= '0' && c <= '9'); });
+  }
+
+  // The expression at token `next`; reported and none when it is not one.
+  // `what`, when given, prefixes the error: "bad VALUE: ...".
+  std::optional<ScriptExpression> ParseExpression(size_t& next, std::string_view what = {}) {
+    const Token& token = tokens_[next];
+    std::vector<std::string_view> names;
+    for (const auto& [name, binding] : bindings_) names.push_back(name);
+    ScriptExpressionError error;
+    auto lookup = [&](std::string_view name) -> std::optional<ScriptBinding> {
+      auto found = bindings_.find(name);
+      if (found == bindings_.end()) return std::nullopt;
+      return found->second;
+    };
+    std::optional<ScriptExpression> expression =
+        ParseScriptExpression(token.text, token.column, lookup, names, error);
+    if (!expression) {
+      ErrorAt(error.column, what.empty() ? error.message : "bad " + std::string(what) + ": " + error.message);
+      return std::nullopt;
+    }
+    ++next;
+    return expression;
+  }
+
+  // A constant expression's value, reported and none when it cannot be computed.
+  // `what`, when given, prefixes the error: "bad VALUE: ...".
+  std::optional<uint64_t> Evaluate(const ScriptExpression& expression, uint32_t column, std::string_view what = {}) {
+    ScriptExpressionError error;
+    std::optional<uint64_t> value = EvaluateScriptExpression(expression, {}, error);
+    if (!value) {
+      ErrorAt(error.column != 0 ? error.column : column,
+              what.empty() ? error.message : "bad " + std::string(what) + ": " + error.message);
+    }
+    return value;
+  }
+
+  // The name bound at run time that a non-constant expression reads first.
+  std::string RunTimeName(const ScriptExpression& expression) const {
+    for (const ScriptExpression::Step& step : expression.steps) {
+      if (step.op == ScriptExpression::Op::kVariable && step.operand < slot_names_.size()) {
+        return slot_names_[step.operand];
+      }
+    }
+    return "?";
+  }
+
+  // The operand at `next` as a constant of `type` (into `out`) or, when it
+  // reads a run-time name and `defer_in` takes one, a deferred operand.
+  // `what` names it in messages.
+  bool ParseTyped(size_t& next, std::string_view what, ScriptValueType type, uint64_t limit, uint64_t& out,
+                  ScriptCommand* defer_in = nullptr,
+                  ScriptDeferredOperand::Into into = ScriptDeferredOperand::Into::kValue) {
+    const Token* token = Need(next, what);
+    if (!token) return false;
+    bool duration = type == ScriptValueType::kDuration;
+    std::optional<ScriptExpression> expression = ParseExpression(next, duration ? "duration" : what);
+    if (!expression) return false;
+    if (expression->type != type) {
+      bool literal = expression->steps.size() == 1;
+      ErrorAt(token->column,
+              duration ? (literal ? "bad duration: expected a duration with a unit (ns, us, ms, s), got '" +
+                                        std::string(token->text) + "'"
+                                  : "bad duration: '" + std::string(token->text) +
+                                        "' is a number; a duration has a unit (500ns, 2us, or N * 1ns)")
+                       : "bad " + std::string(what) + ": '" + std::string(token->text) +
+                             "' is a duration, not a number (divide by a unit to count: D / 1ns)");
+      return false;
+    }
+    if (!expression->constant()) {
+      if (defer_in == nullptr) {
+        ErrorAt(token->column, std::string(what) + " must be known when the script is parsed: '" +
+                                   RunTimeName(*expression) + "' is bound only when the script runs");
+        return false;
+      }
+      defer_in->deferred.push_back(
+          ScriptDeferredOperand{into, std::move(*expression), limit, std::string(what), Loc(token->column)});
+      return true;
+    }
+    std::optional<uint64_t> value = Evaluate(*expression, token->column, duration ? "duration" : what);
+    if (!value) return false;
+    if ((*value & ~limit) != 0) {
+      ErrorAt(token->column, std::string(what) + " " + regdb::Hex(*value) + " does not fit in " +
+                                 std::to_string(std::popcount(limit)) + " bits");
+      return false;
+    }
+    out = *value;
+    return true;
   }
 
   // "write32" → kWrite at width 32; "step" → kStep.
@@ -460,13 +642,14 @@ class Parser {
   }
 
   // ADDRESS or DATA of expect-msi: a 64-bit number, or `*` for any.
-  bool ParseMsiPart(size_t& next, std::string_view what, uint64_t& out, bool& any) {
+  bool ParseMsiPart(size_t& next, ScriptCommand& command, std::string_view what, uint64_t& out, bool& any,
+                    ScriptDeferredOperand::Into into) {
     if (next < tokens_.size() && tokens_[next].text == "*") {
       any = true;
       ++next;
       return true;
     }
-    return ParseValue(next, 64, what, out);
+    return ParseValue(next, 64, what, out, &command, into);
   }
 
   // dump [SPACE]
@@ -544,7 +727,7 @@ class Parser {
         return false;
       }
     }
-    if ((command.value & ~command.mask) != 0) {
+    if (command.deferred.empty() && (command.value & ~command.mask) != 0) {
       ErrorAt(value_column, "VALUE " + regdb::Hex(command.value) + " has bits outside mask " +
                                 regdb::Hex(command.mask) + ": they would never be compared");
       return false;
@@ -559,12 +742,18 @@ class Parser {
   }
 
   // VALUE or mask of an access command: a number that fits the access, or the field.
-  bool ParseOperand(size_t& next, const ScriptCommand& command, std::string_view what, uint64_t& out) {
+  bool ParseOperand(size_t& next, ScriptCommand& command, std::string_view what, uint64_t& out) {
     const ScriptTarget& target = command.target;
-    if (!target.is_field()) return ParseValue(next, command.width, what, out);
+    auto into = &out == &command.mask ? ScriptDeferredOperand::Into::kMask : ScriptDeferredOperand::Into::kValue;
+    if (!target.is_field()) return ParseValue(next, command.width, what, out, &command, into);
     uint32_t column = next < tokens_.size() ? tokens_[next].column : end_column_;
-    if (!ParseValue(next, 64, what, out)) return false;
+    size_t deferred_before = command.deferred.size();
+    if (!ParseValue(next, 64, what, out, &command, into)) return false;
     uint64_t limit = OperandMask(command);
+    if (command.deferred.size() != deferred_before) {
+      command.deferred.back().limit = limit;  // checked when it runs
+      return true;
+    }
     if ((out & ~limit) != 0) {
       unsigned bits = static_cast<unsigned>(std::popcount(limit));
       ErrorAt(column, std::string(what) + " " + regdb::Hex(out) + " does not fit " + target.display + ", " +
@@ -575,23 +764,10 @@ class Parser {
     return true;
   }
 
-  bool ParseValue(size_t& next, unsigned width, std::string_view what, uint64_t& out) {
-    const Token* token = Need(next, what);
-    if (!token) return false;
-    auto parsed = regdb::ParseUnsigned(token->text);
-    if (auto* error = std::get_if<regdb::NumberError>(&parsed)) {
-      ErrorAt(token->column, "bad " + std::string(what) + ": " + error->message);
-      return false;
-    }
-    uint64_t value = std::get<uint64_t>(parsed);
-    if ((value & ~WidthMask(width)) != 0) {
-      ErrorAt(token->column, std::string(what) + " " + regdb::Hex(value) + " does not fit in " +
-                                 std::to_string(width) + " bits");
-      return false;
-    }
-    out = value;
-    ++next;
-    return true;
+  bool ParseValue(size_t& next, unsigned width, std::string_view what, uint64_t& out,
+                  ScriptCommand* defer_in = nullptr,
+                  ScriptDeferredOperand::Into into = ScriptDeferredOperand::Into::kValue) {
+    return ParseTyped(next, what, ScriptValueType::kNumber, WidthMask(width), out, defer_in, into);
   }
 
   // NAME VALUE [tolerance T]: the default tolerance absorbs rounding only.
@@ -627,17 +803,8 @@ class Parser {
     return true;
   }
 
-  bool ParseDuration(size_t& next, std::string_view what, uint64_t& out) {
-    const Token* token = Need(next, what);
-    if (!token) return false;
-    auto parsed = regdb::ParseDurationNs(token->text);
-    if (auto* error = std::get_if<regdb::NumberError>(&parsed)) {
-      ErrorAt(token->column, "bad duration: " + error->message);
-      return false;
-    }
-    out = std::get<uint64_t>(parsed);
-    ++next;
-    return true;
+  bool ParseDuration(size_t& next, std::string_view what, uint64_t& out, ScriptCommand* defer_in = nullptr) {
+    return ParseTyped(next, what, ScriptValueType::kDuration, ~uint64_t{0}, out, defer_in);
   }
 
   bool ParseViolationKind(size_t& next, ScriptCommand& command) {
@@ -710,6 +877,9 @@ class Parser {
     uint32_t line = 0;
   } poll_step_;
   std::vector<std::string_view> names_;  // registers and spaces, built on the first unknown name
+  std::map<std::string, ScriptBinding, std::less<>> bindings_;  // `let` names, as of the line parsed
+  std::vector<std::string> slot_names_;  // the name each run-time slot was bound to
+  bool emits_ = true;  // the line parsed is a command (not a constant `let`)
 };
 
 }  // namespace

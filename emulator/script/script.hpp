@@ -29,6 +29,9 @@
 //   expect-violation KIND                    the next command must record a KIND violation
 //   dump    [SPACE]                          every register (of SPACE) and its fields, by the backdoor
 //   poll-step D                              the virtual time between a poll's reads, from here on
+//   let NAME = EXPR                          names a value (a number or a duration) for the lines below
+//   let NAME = readN REG | peekN REG         names the value a read or peek returns when it runs
+//   print EXPR...                            prints each expression's value
 //
 // N is 8, 16, 32 or 64. REG is `SPACE OFFSET`, a register name (a space
 // name wins when a register has the same name) or `REGISTER.FIELD`; a named
@@ -36,7 +39,9 @@
 // bytes. With a field, values and masks are the field's (shifted down), and
 // a write is a read-modify-write of the register (emulator/README.md,
 // "Scripts"). Numbers are decimal, 0x hex or 0b binary with `_` between
-// digits, and must fit in N bits (in the field). `#` starts a comment.
+// digits, and must fit in N bits (in the field). Every number and duration
+// may be an expression over them and `let` names (script_expression.hpp:
+// `step 500*T`, `expect32 VALUE (v - 1)`). `#` starts a comment.
 // Every name is resolved against the Model when the script is parsed, and
 // every inject verb is offered to the behaviours, so a misspelt register,
 // field or verb fails before anything runs.
@@ -52,6 +57,7 @@
 #include <vector>
 
 #include "regemu/emulator/model.hpp"
+#include "regemu/emulator/script/script_expression.hpp"
 #include "regemu/emulator/trace.hpp"
 #include "regemu/emulator/violation.hpp"
 #include "regemu/regdb/diagnostics.hpp"
@@ -82,6 +88,8 @@ enum class ScriptOp : uint8_t {
   kExpectEdges,
   kMarkEdges,
   kExpectNoMsi,
+  kLet,    // let NAME = EXPR, with EXPR known only when it runs (a constant `let` is no command)
+  kPrint,
 };
 
 // The name scripts (and the C shim) give the device's interrupt output
@@ -105,6 +113,23 @@ struct ScriptTarget {
   unsigned field_shift = 0;
 
   bool is_field() const { return field != kNoField; }
+};
+
+// An operand whose expression reads a name bound at run time: the runner
+// evaluates it when the command runs and puts it `into` the command.
+struct ScriptDeferredOperand {
+  enum class Into : uint8_t { kValue, kMask, kAddress };
+  Into into = Into::kValue;
+  ScriptExpression expression;
+  uint64_t limit = ~uint64_t{0};  // the bits the value may have (the access's N, or the field's)
+  std::string what;               // "VALUE", "mask", "N (rising edges)", for messages
+  regdb::SourceLoc loc;           // the operand's word
+};
+
+// One expression of a `print` command, with its text as written.
+struct ScriptPrintItem {
+  std::string text;
+  ScriptExpression expression;
 };
 
 struct ScriptCommand {
@@ -137,6 +162,11 @@ struct ScriptCommand {
   double expected = 0;              // expect-metric: its value
   double tolerance = 0;             // expect-metric: the largest difference accepted
   std::optional<SpaceId> dump_space;  // dump: the space named, or none for every space
+  std::vector<ScriptDeferredOperand> deferred;  // operands known only when the command runs
+  // let NAME = readN/peekN REG, or a kLet: the run-time slot that takes the
+  // value read (a field's, shifted down) or computed.
+  std::optional<uint32_t> binds;
+  std::vector<ScriptPrintItem> prints;  // print
 };
 
 // Bounds that keep hostile input cheap: the whole text, one line, the errors kept.
@@ -153,6 +183,7 @@ struct Script {
   regdb::SourceSet sources;  // the script's text, so diagnostics can show its lines
   uint32_t file = 0;         // the script's id in `sources`
   std::vector<ScriptCommand> commands;
+  uint32_t slots = 0;  // the values `let` binds at run time (ScriptCommand::binds)
   regdb::Diagnostics diagnostics;
 
   bool ok() const { return !diagnostics.has_errors(); }

@@ -1,6 +1,7 @@
 #include "regemu/emulator/script/script_runner.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -26,12 +27,17 @@ class Runner {
         device_(device),
         options_(options),
         names_(device.model(), options.database),
-        lines_(device) {}
+        lines_(device),
+        slots_(script.slots, 0) {}
 
   RunResult Run() {
     device_.SetPolicy(options_.policy);
     stored_ = device_.violations().size();
     size_t failing_before = device_.failing_violation_count();
+    time_limit_ns_ = options_.max_virtual_ns > std::numeric_limits<uint64_t>::max() - device_.now_ns()
+                         ? std::numeric_limits<uint64_t>::max()
+                         : device_.now_ns() + options_.max_virtual_ns;
+    ScriptCommand resolved;
     for (const ScriptCommand& command : script_.commands) {
       ++result_.commands_run;
       observed_ = {};
@@ -39,8 +45,10 @@ class Runner {
       if (command.op == ScriptOp::kExpectViolation) {
         ++result_.checks;
         announced_.push_back(&command);
-      } else {
+      } else if (command.deferred.empty()) {
         RunAnnounced(command);
+      } else if (Resolve(command, resolved)) {
+        RunAnnounced(resolved);
       }
       if (options_.record_commands) {
         observed_.command = static_cast<size_t>(&command - script_.commands.data());
@@ -103,6 +111,59 @@ class Runner {
     }
     stored_ = all.size();
     return kinds;
+  }
+
+  // `command` with its run-time operands evaluated (ScriptCommand::deferred);
+  // false after stopping the run at the operand that cannot be computed or
+  // does not fit.
+  bool Resolve(const ScriptCommand& command, ScriptCommand& resolved) {
+    resolved = command;
+    for (const ScriptDeferredOperand& operand : command.deferred) {
+      ScriptExpressionError error;
+      std::optional<uint64_t> value = EvaluateScriptExpression(operand.expression, slots_, error);
+      regdb::SourceLoc at = operand.loc;
+      if (!value) {
+        at.column = error.column;
+        result_.error = ScriptFailure{at, operand.what + ": " + error.message};
+        return false;
+      }
+      if ((*value & ~operand.limit) != 0) {
+        result_.error = ScriptFailure{at, operand.what + " " + regdb::Hex(*value) + " does not fit in " +
+                                              std::to_string(std::popcount(operand.limit)) + " bits"};
+        return false;
+      }
+      switch (operand.into) {
+        case ScriptDeferredOperand::Into::kValue: resolved.value = *value; break;
+        case ScriptDeferredOperand::Into::kMask: resolved.mask = *value; break;
+        case ScriptDeferredOperand::Into::kAddress: resolved.address = *value; break;
+      }
+    }
+    bool compares = command.op == ScriptOp::kExpect || command.op == ScriptOp::kPoll;
+    if (compares && (resolved.value & ~resolved.mask) != 0) {
+      result_.error = ScriptFailure{command.deferred.front().loc,
+                                    "VALUE " + regdb::Hex(resolved.value) + " has bits outside mask " +
+                                        regdb::Hex(resolved.mask) + ": they would never be compared"};
+      return false;
+    }
+    return true;
+  }
+
+  // print EXPR...: each value, "print v = 0x2a (42), T*3 = 120ns".
+  void PrintValues(const ScriptCommand& command) {
+    std::string text = "print";
+    for (size_t i = 0; i < command.prints.size(); ++i) {
+      const ScriptPrintItem& item = command.prints[i];
+      ScriptExpressionError error;
+      std::optional<uint64_t> value = EvaluateScriptExpression(item.expression, slots_, error);
+      if (!value) {
+        result_.error = ScriptFailure{regdb::SourceLoc{command.loc.file, command.loc.line, error.column},
+                                      "print " + item.text + ": " + error.message};
+        return;
+      }
+      if (i == 0) observed_.value = *value;
+      text += (i == 0 ? " " : ", ") + item.text + " = " + FormatScriptValue(*value, item.expression.type);
+    }
+    result_.values.push_back(ScriptValue{command.loc, std::move(text)});
   }
 
   void Execute(const ScriptCommand& command) {
@@ -214,6 +275,11 @@ class Runner {
       case ScriptOp::kExpectOutput: ExpectOutput(command); return;
       case ScriptOp::kExpectMetric: ExpectMetric(command); return;
       case ScriptOp::kExpectViolation: return;  // handled by Run
+      case ScriptOp::kLet:
+        slots_[*command.binds] = command.value;
+        observed_.value = command.value;
+        return;
+      case ScriptOp::kPrint: PrintValues(command); return;
     }
   }
 
@@ -368,6 +434,12 @@ class Runner {
       result_.error = ScriptFailure{command.loc, "virtual time would pass 2^64 ns"};
       return false;
     }
+    if (device_.now_ns() + ns > time_limit_ns_) {
+      result_.error = ScriptFailure{command.loc, "the run would pass its limit of " +
+                                                     std::to_string(options_.max_virtual_ns) +
+                                                     "ns of virtual time (RunOptions::max_virtual_ns)"};
+      return false;
+    }
     device_.Advance(ns);
     return true;
   }
@@ -400,6 +472,7 @@ class Runner {
   void Print(const ScriptCommand& command, uint64_t value) {
     const ScriptTarget& target = command.target;
     observed_.value = Operand(command, value);
+    if (command.binds) slots_[*command.binds] = Operand(command, value);  // let NAME = readN REG
     std::string shown = target.is_field() ? names_.Text(target.reg, target.field, Operand(command, value))
                                           : regdb::HexPadded(value, command.width);
     result_.values.push_back(
@@ -423,6 +496,8 @@ class Runner {
   std::map<std::string, size_t> outputs_checked_;  // per output stream: entries expect-output checked
   bool store_full_ = false;  // the device stopped keeping violations
   std::optional<DeviceSnapshot> snapshot_;  // the one slot `snapshot` fills and `restore` reads
+  std::vector<uint64_t> slots_;  // the values `let` bound at run time (ScriptCommand::binds)
+  uint64_t time_limit_ns_ = 0;   // the virtual time the run may not pass (RunOptions::max_virtual_ns)
 };
 
 }  // namespace

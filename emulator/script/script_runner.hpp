@@ -6,7 +6,8 @@
 //
 // Like gtest's EXPECT_*, a failed expectation does not stop the run; only a
 // script error found while running (an `inject` whose arguments its
-// behaviour refuses, time running past 2^64 ns) does.
+// behaviour refuses, time running past 2^64 ns or RunOptions::max_virtual_ns,
+// a run-time operand that does not fit or cannot be computed) does.
 //
 // Polling: `pollN REG VALUE [mask M] timeout D` reads, and while the value
 // does not match and less than D has passed since the poll began, lets one
@@ -30,6 +31,7 @@
 // side effect, no violation, nothing in the trace.
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +58,11 @@ struct RunOptions {
   // Keep a ScriptCommandRecord per command run (RunResult::commands), for
   // tools that report a run command by command (`regemu run --json`).
   bool record_commands = false;
+  // The virtual time the run may pass, from its start: a step, poll or
+  // stepping to an event that would go past it stops the run with an error.
+  // For fuzzers and tools that run untrusted scripts (`step v*1s` is
+  // known only when it runs).
+  uint64_t max_virtual_ns = std::numeric_limits<uint64_t>::max();
 };
 
 struct ScriptFailure {

@@ -73,7 +73,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!script.ok() || VirtualTimeAsked(script) > kMaxVirtualNs) continue;
     rig.device->Restore(rig.pristine);
     rig.device->ClearViolations();
-    emulator::RunScript(script, *rig.device);
+    emulator::RunOptions options;
+    options.max_virtual_ns = kMaxVirtualNs;  // a step computed from a value read is known only when it runs
+    emulator::RunScript(script, *rig.device, options);
   }
   return 0;
 }
