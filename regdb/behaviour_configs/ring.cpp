@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <memory>
 #include <set>
+#include <variant>
 
 #include "regemu/regdb/behaviour_kinds.hpp"
 #include "regemu/regdb/names.hpp"
@@ -83,7 +85,7 @@ class RingScope : public ExpressionScope {
     }
     size_t dot = name.find('.');
     auto index = database_.FindRegister(name.substr(0, dot));
-    if (!index) return std::nullopt;
+    if (!index) return dot == std::string_view::npos ? ResolveLet(name) : std::nullopt;
     const Register& reg = database_.registers[*index];
     RegisterBits bits{*index, FieldBits::Of(reg.width_mask()), std::string(name)};
     if (dot != std::string_view::npos) {
@@ -92,6 +94,23 @@ class RingScope : public ExpressionScope {
       bits.bits = FieldBits::Of(field->mask());
     }
     return ExpressionOperand{kRingBitsOperand | Intern(bits), Width(bits.bits), ExpressionType::kNumber};
+  }
+
+  // A named expression (`let:`), compiled again in this scope: its program
+  // is spliced into the ring's, whose operands are the ring's own (the
+  // checker compiled it once already, so a let that reaches here is sound).
+  std::optional<ExpressionOperand> ResolveLet(std::string_view name) const {
+    const LetDefinition* let = database_.FindLet(name);
+    if (let == nullptr || !let->expression) return std::nullopt;
+    auto cached = lets_.find(name);
+    if (cached == lets_.end()) {
+      auto compiled = ParseExpressionText(let->text.text, *this);
+      if (!std::holds_alternative<Expression>(compiled)) return std::nullopt;
+      cached = lets_.emplace(std::string(name), std::make_unique<Expression>(std::get<Expression>(std::move(compiled))))
+                   .first;
+    }
+    const Expression& expression = *cached->second;
+    return ExpressionOperand{0, 64, expression.type(), &expression};
   }
 
   std::vector<std::string> Candidates(std::string_view name) const override {
@@ -129,6 +148,7 @@ class RingScope : public ExpressionScope {
   RingConfig& config_;
   const std::set<std::string>& field_names_;
   RingNames names_;
+  mutable std::map<std::string, std::unique_ptr<Expression>, std::less<>> lets_;  // ResolveLet's compiled lets
 };
 
 class RingChecker {

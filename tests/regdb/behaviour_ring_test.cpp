@@ -435,5 +435,21 @@ TEST(RingConfigTest, AQueueSetChecksCleanWithEveryAction) {
   EXPECT_EQ(config->commands[2].copies[1].to.kind, RingCopyEnd::Kind::kSpace);
 }
 
+// A ring's expressions take the database's `let:` names, as every other
+// expression does: each is compiled again over the ring's own operands.
+TEST(RingConfigTest, ARingsExpressionsTakeNamedExpressions) {
+  std::string yaml = With("      - {name: set_features, when: \"entry.OPC == 0x09\", status: 0, result: \"entry.CDW11\"}",
+                          "      - {name: move, copy: {from: zeros, to: data, bytes: \"WHOLE_PAGES * 64\"}}");
+  yaml.replace(yaml.find("registers:\n"), 11, "let:\n  PAGE: \"0x1000 << (CC.EN + 1)\"\n  WHOLE_PAGES: \"PAGE / 0x1000\"\nregisters:\n");
+  yaml.replace(yaml.find("    default_status: 0x01"), 24,
+               "    default_status: 0x01\n    data: {first: entry.PRP1, second: entry.CDW11, page_size: PAGE}");
+  LoadedDatabase loaded = CheckYaml(yaml);
+  ASSERT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
+  const RingConfig* config = ConfigAs<RingConfig>(loaded.database.behaviours[0]);
+  ASSERT_NE(config, nullptr);
+  ASSERT_TRUE(config->data.has_value());
+  EXPECT_FALSE(config->data->page_size.constant());  // it reads CC.EN, through the ring's operands
+}
+
 }  // namespace
 }  // namespace regemu::regdb
