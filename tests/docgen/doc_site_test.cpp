@@ -150,6 +150,39 @@ TEST_F(DocSiteTest, MarkersAndEnumeratedValuesAreShown) {
   EXPECT_THAT(page, HasSubstr("pf-status"));
 }
 
+// A computed field shows its expression; a gated register or field says
+// while when it is writable and what a blocked write is.
+TEST_F(DocSiteTest, ComputedFieldsAndWriteGatesAreShown) {
+  loaded_ = CheckYaml(R"(device: gates
+spaces:
+  - {name: bar, kind: mmio, size: 0x100}
+registers:
+  - {name: LOCK, space: bar, offset: 0x0, fields: [{name: LOCKED, bits: 0}]}
+  - name: LOAD
+    space: bar
+    offset: 0x4
+    write_gate: {when: "!LOCK.LOCKED", violation: "LOAD written while locked"}
+  - name: STATUS
+    space: bar
+    offset: 0x8
+    fields:
+      - {name: RAW, bits: 0, access: hw}
+      - {name: MASKED, bits: 1, access: ro, value: "STATUS.RAW & LOCK.LOCKED"}
+      - {name: MODE, bits: "3:2", write_gate: "LOCK.LOCKED == 0"}
+)");
+  ASSERT_FALSE(loaded_.diagnostics.has_errors()) << regdb::FormatDiagnostics(loaded_.sources, loaded_.diagnostics);
+  DocSiteStats stats;
+  std::string error;
+  ASSERT_TRUE(WriteDocSite(loaded_, {}, site_, stats, error)) << error;
+  std::string load = Slurp(site_ / "r/LOAD.html");
+  EXPECT_THAT(load, HasSubstr("<span class=\"marker gate\">writable while !LOCK.LOCKED; a blocked write is a "
+                              "protocol violation (LOAD written while locked)</span>"));
+  std::string status = Slurp(site_ / "r/STATUS.html");
+  EXPECT_THAT(status, HasSubstr("marker computed"));
+  EXPECT_THAT(status, HasSubstr("= STATUS.RAW &amp; LOCK.LOCKED</span>"));
+  EXPECT_THAT(status, HasSubstr("writable while LOCK.LOCKED == 0; a blocked write is ignored"));
+}
+
 TEST_F(DocSiteTest, TheIndexCarriesTheSearchBoxTheRegisterDataAndNoNetworkAddress) {
   Write();
   std::string index = Slurp(site_ / "index.html");

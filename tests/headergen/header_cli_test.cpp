@@ -170,6 +170,17 @@ TEST_F(RegemuHeaderCli, WritingToAPipeDoesNotHang) {
   EXPECT_THAT(r.out, EndsWith("#endif /* REGEMU_REGS_HSW_H_ */\n"));
 }
 
+// A computed field's expression is in both headers' comments, so a driver
+// writer sees MIS is RIS & INTEN without opening the database.
+TEST_F(RegemuHeaderCli, HeadersSayWhatAComputedFieldIs) {
+  RunResult c = Regemu("header --lang c -o - yaml/cmsdk_apb");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_THAT(c.out, HasSubstr("/*  INT [0:0] hw (computed: RIS.INT & CONTROL.INTEN) */"));
+  RunResult cpp = Regemu("header --lang c++ -o - yaml/cmsdk_apb");
+  ASSERT_EQ(cpp.exit_code, 0) << cpp.err;
+  EXPECT_THAT(cpp.out, HasSubstr("  /// computed: RIS.INT & CONTROL.INTEN\n"));
+}
+
 // Each C register says which space it is in, as the C++ header's kSpace does.
 TEST_F(RegemuHeaderCli, CHeaderGivesEachRegistersSpace) {
   RunResult hsw = Regemu("header --lang c -o - yaml/hsw");

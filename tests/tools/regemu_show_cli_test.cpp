@@ -60,6 +60,37 @@ TEST(RegemuShowCli, ShowsARegisterWithItsFieldsHighBitFirst) {
   EXPECT_EQ(reg["used_by"]["behaviours"][0]["keys"][0], "master");
 }
 
+// yaml/cmsdk_apb: the SP804's MIS is computed, the SP805's registers are
+// gated by WDOGLOCK, and a block's behaviours name their instance's
+// registers by the block's names.
+TEST(RegemuShowCli, ShowsComputedFieldsWriteGatesAndBlockBehaviours) {
+  CliResult mis = RunRegemu("show yaml/cmsdk_apb DUALTIMER1_MIS");
+  ASSERT_EQ(mis.exit_code, 0) << mis.err;
+  EXPECT_THAT(mis.out, ContainsRegex(R"(\[0:0\] +INT +hw +reset 0x0, volatile, computed: RIS.INT & CONTROL.INTEN)"));
+  CliResult field = RunRegemu("show yaml/cmsdk_apb DUALTIMER1_MIS.INT");
+  ASSERT_EQ(field.exit_code, 0) << field.err;
+  EXPECT_THAT(field.out, HasSubstr("  computed: RIS.INT & CONTROL.INTEN (kept up to date"));
+
+  CliResult load = RunRegemu("show yaml/cmsdk_apb WDOGLOAD");
+  ASSERT_EQ(load.exit_code, 0) << load.err;
+  EXPECT_THAT(load.out, HasSubstr("  write gate: writable while !WDOGLOCK.LOCKED; a blocked write is a protocol violation ("));
+
+  CliResult value = RunRegemu("show yaml/cmsdk_apb DUALTIMER1_VALUE");
+  ASSERT_EQ(value.exit_code, 0) << value.err;
+  EXPECT_THAT(value.out, HasSubstr("  behaviour 'DUALTIMER1_count' (counter) names it as: register\n"));
+  EXPECT_THAT(value.out, Not(HasSubstr("DUALTIMER2_count")));
+
+  CliResult json = RunRegemu("show yaml/cmsdk_apb DUALTIMER1_MIS --json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  nlohmann::json reg = nlohmann::json::parse(json.out)["register"];
+  EXPECT_EQ(reg["fields"][0]["value"], "RIS.INT & CONTROL.INTEN");
+  EXPECT_TRUE(reg["write_gate"].is_null());
+  CliResult gated = RunRegemu("show yaml/cmsdk_apb WDOGLOAD --json");
+  ASSERT_EQ(gated.exit_code, 0) << gated.err;
+  EXPECT_THAT(nlohmann::json::parse(gated.out)["register"]["write_gate"].get<std::string>(),
+              HasSubstr("writable while !WDOGLOCK.LOCKED"));
+}
+
 TEST(RegemuShowCli, ShowsEnumeratedValuesAndArrayElements) {
   CliResult r = RunRegemu("show yaml/icl GEN11_INTR_IDENTITY_REG1");
   ASSERT_EQ(r.exit_code, 0) << r.err;

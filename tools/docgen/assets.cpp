@@ -22,6 +22,8 @@ a { color: #1f5fbf; }
 .marker { display: inline-block; font-size: 12px; font-weight: 600; padding: 1px 7px; border-radius: 9px; background: #e6e9ef; color: #38425a; vertical-align: middle; }
 .marker.volatile { background: #fde2c4; }
 .marker.masked { background: #d7e8ff; }
+.marker.computed { background: #dff3e1; font-family: "DejaVu Sans Mono", monospace; }
+.marker.gate { background: #f3e1f0; font-weight: 400; }
 table { border-collapse: collapse; margin: 6px 0 10px; }
 th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: var(--band); font-weight: 600; }

@@ -36,6 +36,10 @@ std::string Markers(const regdb::Register& reg) {
   if (reg.masked) {
     out += "<span class=\"marker masked\" title=\"bits 31:16 of a write select which of bits 15:0 change\">masked</span> ";
   }
+  if (!reg.write_gate_text.IsNull()) {
+    out += "<span class=\"marker gate\">" + Escape(tools::WriteGateText(reg.write_gate_text, reg.write_gate)) +
+           "</span> ";
+  }
   if (!reg.alias_of.empty()) out += "<span class=\"marker alias\">alias of " + RegisterLink(kDepth, reg.alias_of) + "</span> ";
   if (!reg.view_of.empty()) out += "<span class=\"marker alias\">view of " + RegisterLink(kDepth, reg.view_of) + "</span> ";
   if (reg.banked()) {
@@ -106,6 +110,14 @@ std::string FieldTable(const regdb::Register& reg, const FieldMarks* marks) {
     out += "<td class=\"num\">" + tools::BitsText(*field) + "</td>";
     out += "<td><a class=\"anchor\" href=\"#field-" + Escape(field->name) + "\">" + Escape(field->name) + "</a>";
     if (field->is_volatile) out += " <span class=\"marker volatile\">volatile</span>";
+    if (!field->value_text.IsNull()) {
+      out += " <span class=\"marker computed\" title=\"its value is this expression, kept up to date\">= " +
+             Escape(tools::ComputedText(*field)) + "</span>";
+    }
+    if (!field->write_gate_text.IsNull()) {
+      out += " <span class=\"marker gate\">" +
+             Escape(tools::WriteGateText(field->write_gate_text, field->write_gate)) + "</span>";
+    }
     out += "</td>";
     out += "<td><span class=\"swatch " + std::string(FamilyOf(field->access).css_class) + "\"></span>" +
            Escape(PolicyInWords(field->access)) + "</td>";

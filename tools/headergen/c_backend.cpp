@@ -48,6 +48,7 @@ void Register(std::ostream& os, const std::string& prefix, const RegisterView& v
     const regdb::AccessInfo& info = regdb::Info(field.access);
     os << "/*  " << field.name << " [" << field.bits.msb << ":" << field.bits.lsb << "] " << info.name;
     if (!field.doc.empty()) os << ": " << CommentText(field.doc);
+    if (!field.value_text.IsNull()) os << " (computed: " << CommentText(field.value_text.text) << ")";
     os << " */\n";
     os << "#define " << f << "_MASK REGEMU_GENMASK(" << field.bits.msb << ", " << field.bits.lsb << ")\n";
     os << "#define " << f << "_SHIFT " << field.bits.lsb << "u\n";

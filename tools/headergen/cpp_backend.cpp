@@ -25,6 +25,7 @@ void Field(std::ostream& os, const RegisterView& view, const regdb::Field& field
   os << "\n";
   DocLines(os, "  ", field.doc, "");
   os << "  /// bits " << field.bits.msb << ":" << field.bits.lsb << ", " << info.name << " (" << info.summary << ")\n";
+  if (!field.value_text.IsNull()) os << "  /// computed: " << CommentText(field.value_text.text) << "\n";
   os << "  struct " << name << " : ::regemu::hwreg::BitField<" << field.bits.msb << ", " << field.bits.lsb << "> {\n";
   os << "    static constexpr std::string_view kAccess = \"" << info.name << "\";\n";
   os << "    static constexpr bool kReadable = " << (info.readable() ? "true" : "false") << ";\n";

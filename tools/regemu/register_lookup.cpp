@@ -62,4 +62,19 @@ std::string SourceText(const regdb::SourceSet& sources, regdb::SourceLoc loc) {
 
 std::string_view FirstLine(std::string_view doc) { return doc.substr(0, doc.find('\n')); }
 
+std::string ComputedText(const regdb::Field& field) { return field.value_text.IsNull() ? "" : field.value_text.text; }
+
+std::string WriteGateText(const regdb::YamlNode& gate_text, const std::optional<regdb::WriteGate>& gate) {
+  if (gate_text.IsNull()) return "";
+  // `write_gate: EXPR`, or `write_gate: {when: EXPR, violation: ...}`.
+  const regdb::YamlNode* when = gate_text.IsMap() ? gate_text.Find("when") : &gate_text;
+  std::string text = "writable while " + (when != nullptr ? when->text : std::string("?"));
+  if (gate && !gate->violation.empty()) {
+    text += "; a blocked write is a " + gate->kind + " violation (" + gate->violation + ")";
+  } else {
+    text += "; a blocked write is ignored";
+  }
+  return text;
+}
+
 }  // namespace regemu::tools

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -42,5 +43,12 @@ std::string SourceText(const regdb::SourceSet& sources, regdb::SourceLoc loc);
 
 // The first line of a doc string: what a one-line listing shows.
 std::string_view FirstLine(std::string_view doc);
+
+// A computed field's expression as written (`value:`), or "" for a stored one.
+std::string ComputedText(const regdb::Field& field);
+
+// A `write_gate:` in words, or "" without one: "writable while WDOGLOCK.LOCKED
+// == 0; a blocked write is a protocol violation (WDOGLOAD written while ...)".
+std::string WriteGateText(const regdb::YamlNode& gate_text, const std::optional<regdb::WriteGate>& gate);
 
 }  // namespace regemu::tools

@@ -8,8 +8,10 @@ namespace {
 // counters name their slots).
 class Spellings {
  public:
-  Spellings(const regdb::Register& reg, const regdb::Field* field) : field_(field != nullptr) {
-    names_.push_back(reg.name);
+  // `local`: as a behaviour of the register's own block instance spells it
+  // (its name in the block: `VALUE` for TIMER1_VALUE).
+  Spellings(const regdb::Register& reg, const regdb::Field* field, bool local = false) : field_(field != nullptr) {
+    names_.push_back(local && reg.block ? reg.block->local_name : reg.name);
     if (reg.array) names_.push_back(reg.array->name_template);
     if (field != nullptr) {
       for (std::string& name : names_) name += "." + field->name;
@@ -54,10 +56,14 @@ void ForEachScalar(const regdb::YamlNode& node,
 RegisterUsers UsersOf(const regdb::Database& db, const regdb::Register& reg, const regdb::Field* field) {
   RegisterUsers users;
   Spellings spellings(reg, field);
+  Spellings local_spellings(reg, field, true);
   for (const regdb::BehaviourSpec& spec : db.behaviours) {
     RegisterUsers::Behaviour use{&spec, {}};
+    // A block's behaviour names its own instance's registers by their local names.
+    bool own_instance = spec.instance && reg.block && spec.instance->block == reg.block->block &&
+                        spec.instance->instance == reg.block->instance;
     ForEachScalar(spec.yaml, [&](const std::string& text, const std::string& key) {
-      if (spellings.Match(text)) use.keys.insert(key);
+      if (spellings.Match(text) || (own_instance && local_spellings.Match(text))) use.keys.insert(key);
     });
     if (!use.keys.empty()) users.behaviours.push_back(std::move(use));
   }

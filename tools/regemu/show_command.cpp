@@ -163,6 +163,9 @@ json FieldJson(const regdb::Register& reg, const regdb::Field& field) {
           {"reset", FieldValue(field, reg.reset)},
           {"volatile", field.is_volatile},
           {"write_is_violation", field.write_is_violation},
+          {"value", field.value_text.IsNull() ? json(nullptr) : json(ComputedText(field))},
+          {"write_gate", field.write_gate_text.IsNull() ? json(nullptr)
+                                                        : json(WriteGateText(field.write_gate_text, field.write_gate))},
           {"values", std::move(values)},
           {"doc", field.doc}};
 }
@@ -197,6 +200,8 @@ json RegisterJson(const regdb::LoadedDatabase& loaded, const regdb::Register& re
              {"view_of", reg.view_of},
              {"decode", DecodeName(reg.decode)},
              {"decode_when", reg.decode_when.IsNull() ? "" : reg.decode_when.text},
+             {"write_gate", reg.write_gate_text.IsNull() ? json(nullptr)
+                                                         : json(WriteGateText(reg.write_gate_text, reg.write_gate))},
              {"fields", std::move(fields)}};
   if (reg.array) {
     entry["array"] = {{"template", reg.array->name_template},
@@ -219,6 +224,8 @@ void PrintFieldLine(const regdb::Register& reg, const regdb::Field& field, size_
       << "  " << std::setw(5) << regdb::AccessName(field.access) << "  reset "
       << regdb::Hex(FieldValue(field, reg.reset));
   if (field.is_volatile) out << ", volatile";
+  if (!field.value_text.IsNull()) out << ", computed: " << ComputedText(field);
+  if (!field.write_gate_text.IsNull()) out << ", gated";
   if (!field.doc.empty()) out << "  " << FirstLine(field.doc);
   out << "\n";
   for (const regdb::EnumValue& value : field.values) {
@@ -244,6 +251,11 @@ void PrintRegister(const regdb::LoadedDatabase& loaded, const regdb::Register& r
   if (reg.masked) out << "  masked: bits 31:16 of a write select which of bits 15:0 change\n";
   if (reg.is_volatile) out << "  volatile: hardware changes it\n";
   if (!reg.alias_of.empty()) out << "  alias of " << reg.alias_of << "\n";
+  if (!reg.write_gate_text.IsNull()) out << "  write gate: " << WriteGateText(reg.write_gate_text, reg.write_gate) << "\n";
+  for (const regdb::Field& field : reg.fields) {
+    if (field.write_gate_text.IsNull()) continue;
+    out << "  write gate of " << field.name << ": " << WriteGateText(field.write_gate_text, field.write_gate) << "\n";
+  }
   if (!reg.view_of.empty()) out << "  a view of " << reg.view_of << " (shows its storage, with its own policies)\n";
   if (reg.banked()) {
     out << "  decodes " << (reg.decode == regdb::DecodeDirection::kRead    ? "reads"
@@ -280,6 +292,15 @@ void PrintField(const regdb::LoadedDatabase& loaded, const regdb::Register& reg,
   out << "  mask " << regdb::Hex(field.mask()) << ", shift " << field.bits.lsb << ", width " << field.bits.width()
       << "\n";
   if (field.is_volatile) out << "  volatile: hardware changes it\n";
+  if (!field.value_text.IsNull()) {
+    out << "  computed: " << ComputedText(field) << " (kept up to date as what it reads changes; read-only)\n";
+  }
+  if (!field.write_gate_text.IsNull()) {
+    out << "  write gate: " << WriteGateText(field.write_gate_text, field.write_gate) << "\n";
+  }
+  if (reg.write_gate_text.IsNull() == false) {
+    out << "  write gate of " << reg.name << ": " << WriteGateText(reg.write_gate_text, reg.write_gate) << "\n";
+  }
   if (field.write_is_violation) out << "  on write: changing it is a read-only violation\n";
   for (const regdb::EnumValue& value : field.values) {
     out << "  = " << regdb::Hex(value.value) << " " << value.name;
