@@ -260,7 +260,11 @@ struct CompileResult {
 };
 
 // Compiles a database that passed the checker (compiling one with errors is
-// refused). Errors are limits of the emulator, e.g. offsets past 16 GiB.
+// refused). Errors are limits of the emulator, e.g. offsets past 16 GiB, and
+// the rules across behaviours (one driver per line, ...) for behaviours whose
+// configs do not describe their outputs (a plugin kind's may not): the
+// checker holds those rules for every config that does
+// (regdb/checks/model_rules.cpp), so a shipped database never fails here.
 CompileResult Compile(const regdb::Database& database);
 
 }  // namespace regemu::emulator

@@ -13,13 +13,33 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace regemu::regdb {
 
 struct BehaviourSpec;
+struct Database;
+
+// Bytes [first, last] of a space whose accesses a behaviour gates (a
+// force-wake domain's range): an access has one gate.
+struct GatedSpan {
+  uint32_t space = 0;
+  uint64_t first = 0;
+  uint64_t last = 0;  // inclusive
+};
 
 struct BehaviourConfig {
   virtual ~BehaviourConfig() = default;
+
+  // What a behaviour gives the device, of which the device has one each:
+  // the checker's model rules (regdb/checks/model_rules.cpp) hold them
+  // across behaviours, so that compiling a checked database cannot fail on
+  // them. A kind that has none keeps the defaults.
+  virtual std::vector<std::string> OutputLines() const { return {}; }    // named interrupt lines it drives
+  virtual std::vector<std::string> OutputStreams() const { return {}; }  // output streams it emits
+  virtual std::string InterruptParent() const { return {}; }             // the behaviour its output feeds
+  virtual bool RoutesInterrupts() const { return false; }                // it delivers the device's interrupt
+  virtual std::vector<GatedSpan> GatedSpans(const Database& /*database*/) const { return {}; }
 };
 
 // A field of a register as a behaviour uses it: its bits in register

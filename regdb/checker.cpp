@@ -18,6 +18,7 @@ void CheckDatabase(Database& database, Diagnostics& diagnostics) {
   CheckLayout(database, diagnostics);
   CheckRanges(database, diagnostics);
   CheckBehaviours(database, diagnostics);
+  CheckModelRules(database, diagnostics);
 }
 
 void CheckBehaviours(Database& database, Diagnostics& diagnostics) {

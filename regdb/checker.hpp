@@ -25,5 +25,9 @@ void CheckLayout(const Database& database, Diagnostics& diagnostics);
 void CheckRanges(const Database& database, Diagnostics& diagnostics);
 // Checks each behaviour's section and keeps its typed config in the spec.
 void CheckBehaviours(Database& database, Diagnostics& diagnostics);
+// The rules across behaviours that compiling the model relies on (one
+// interrupt router, one driver per line, one emitter per stream, parents
+// without a cycle, one gate per access), after CheckBehaviours.
+void CheckModelRules(const Database& database, Diagnostics& diagnostics);
 
 }  // namespace regemu::regdb

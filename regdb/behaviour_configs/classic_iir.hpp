@@ -25,6 +25,8 @@ struct ClassicIirConfig : BehaviourConfig {
     unsigned bit = 0;
   };
   std::vector<Child> children;
+
+  std::string InterruptParent() const override { return parent; }
 };
 
 }  // namespace regemu::regdb

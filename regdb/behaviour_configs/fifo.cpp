@@ -286,4 +286,14 @@ std::unique_ptr<BehaviourConfig> CheckFifoConfig(const BehaviourSpec& spec, cons
   return FifoChecker(spec, database, reader).Check();
 }
 
+std::vector<std::string> FifoConfig::OutputStreams() const {
+  std::vector<std::string> streams;
+  for (const FifoRoute& route : routes) {
+    if (!route.stream.empty() && std::find(streams.begin(), streams.end(), route.stream) == streams.end()) {
+      streams.push_back(route.stream);
+    }
+  }
+  return streams;
+}
+
 }  // namespace regemu::regdb

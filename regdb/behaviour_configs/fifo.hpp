@@ -90,6 +90,8 @@ struct FifoConfig : BehaviourConfig {
   std::vector<FifoTrigger> clear;       // writes and events that empty it
   std::vector<RegisterIndex> watched;   // registers its flags and depth read: recomputed after their writes
   std::string ref;
+
+  std::vector<std::string> OutputStreams() const override;  // the routes' streams, once each
 };
 
 }  // namespace regemu::regdb

@@ -3,6 +3,7 @@
 // See yaml/README.md "behaviours" for the schema and what "watertight" means.
 #include "regemu/regdb/behaviour_configs/forcewake.hpp"
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <optional>
@@ -166,6 +167,35 @@ std::unique_ptr<BehaviourConfig> CheckForcewakeConfig(const BehaviourSpec& spec,
     config->space = space.value_or(database.registers[config->domains[0].request].space);
   }
   return config;
+}
+
+std::vector<GatedSpan> ForcewakeConfig::GatedSpans(const Database& database) const {
+  // The request and ack registers stay reachable, or nothing could wake a domain.
+  std::vector<std::pair<uint64_t, uint64_t>> free;
+  for (const Domain& domain : domains) {
+    for (RegisterIndex id : {domain.request, domain.ack}) {
+      const Register& reg = database.registers[id];
+      if (reg.space == space) free.emplace_back(reg.offset, reg.offset + reg.size_bytes() - 1);
+    }
+  }
+  std::sort(free.begin(), free.end());
+  std::vector<GatedSpan> spans;
+  for (const Range& range : ranges) {
+    if (range.domains.empty()) continue;  // always on
+    GatedSpan span{space, range.first, range.last};
+    bool whole = true;
+    for (const auto& [first, last] : free) {
+      if (last < span.first || first > span.last) continue;
+      if (first > span.first) spans.push_back({space, span.first, first - 1});
+      if (last >= span.last) {
+        whole = false;
+        break;
+      }
+      span.first = last + 1;
+    }
+    if (whole) spans.push_back(span);
+  }
+  return spans;
 }
 
 }  // namespace regemu::regdb

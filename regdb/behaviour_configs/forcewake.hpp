@@ -29,6 +29,9 @@ struct ForcewakeConfig : BehaviourConfig {
   std::vector<Domain> domains;
   std::vector<Range> ranges;
   std::vector<RegisterIndex> shadowed;  // written freely while their domain sleeps
+
+  // The ranges with domains, less the request and ack registers (never gated).
+  std::vector<GatedSpan> GatedSpans(const Database& database) const override;
 };
 
 }  // namespace regemu::regdb

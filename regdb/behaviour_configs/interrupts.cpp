@@ -150,4 +150,16 @@ std::unique_ptr<BehaviourConfig> CheckInterruptsConfig(const BehaviourSpec& spec
   return config;
 }
 
+std::vector<std::string> InterruptsConfig::OutputLines() const {
+  std::vector<std::string> names;
+  auto add = [&](const std::string& line) {
+    if (std::find(names.begin(), names.end(), line) == names.end()) names.push_back(line);
+  };
+  for (const InterruptOutput& output : outputs) {
+    if (!output.line.empty()) add(output.line);
+    for (const std::string& line : output.lines) add(line);
+  }
+  return names;
+}
+
 }  // namespace regemu::regdb

@@ -39,6 +39,9 @@ struct InterruptsConfig : BehaviourConfig {
   std::vector<InterruptSource> sources;
   std::vector<InterruptOutput> outputs;
   std::string interrupt_parent;
+
+  std::vector<std::string> OutputLines() const override;  // each output's `line:` and `lines:`, once each
+  std::string InterruptParent() const override { return interrupt_parent; }
 };
 
 }  // namespace regemu::regdb

@@ -114,6 +114,8 @@ struct OaUnitConfig : BehaviourConfig {
     }
     return nullptr;
   }
+
+  std::string InterruptParent() const override { return interrupt_parent; }
 };
 
 }  // namespace regemu::regdb

@@ -46,6 +46,8 @@ struct PciConfigConfig : BehaviourConfig {
   RegisterIndex aperture = kNone;  // the aperture BAR
   RegisterIndex aperture_size = kNone;
   FieldBits aperture_size_bits;  // its size control field (Intel MSAC.APSZ)
+
+  bool RoutesInterrupts() const override { return true; }
 };
 
 }  // namespace regemu::regdb

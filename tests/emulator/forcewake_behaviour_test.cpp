@@ -3,6 +3,7 @@
 // `latency`, and accesses to a sleeping domain's range refused before decode.
 #include <cstdint>
 #include <map>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -364,7 +365,9 @@ TEST(ForcewakeBehaviourTest, SnapshotKeepsPendingAcks) {
 }
 
 // One access has one gate: gated ranges of two behaviours must not overlap.
-TEST(ForcewakeBehaviourTest, OverlappingGatesDoNotCompile) {
+// An access has one gate: the check refuses the second behaviour at its
+// `kind:` (regdb/checks/model_rules.cpp), before the model is compiled.
+TEST(ForcewakeBehaviourTest, OverlappingGatesAreRefusedByTheCheck) {
   std::string yaml = kDatabase;
   yaml.replace(yaml.find("LATENCY"), 7, "0ns");
   yaml += R"(  - kind: forcewake
@@ -375,11 +378,12 @@ TEST(ForcewakeBehaviourTest, OverlappingGatesDoNotCompile) {
       - {first: 0x2600, last: 0x26FF, domains: [render]}
 )";
   regdb::LoadedDatabase loaded = regdb::testing_support::CheckYaml(yaml);
-  ASSERT_FALSE(loaded.diagnostics.has_errors()) << regdb::testing_support::Rendered(loaded);
-  CompileResult compiled = Compile(loaded.database);
-  EXPECT_EQ(compiled.model, nullptr);
-  EXPECT_THAT(compiled.errors,
-              ElementsAre(HasSubstr("gated ranges of behaviours 'forcewake' and 'again' overlap at 0x2600")));
+  ASSERT_EQ(loaded.diagnostics.error_count(), 1u) << regdb::testing_support::Rendered(loaded);
+  const regdb::Diagnostic& error = loaded.diagnostics.all().front();
+  EXPECT_THAT(error.message, HasSubstr("gated ranges of behaviours 'forcewake' and 'again' overlap at 0x2600"));
+  size_t at = yaml.find("- kind: forcewake\n    name: again");
+  auto newlines = std::count(yaml.begin(), yaml.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+  EXPECT_EQ(error.loc.line, 1u + static_cast<uint32_t>(newlines));
 }
 
 }  // namespace
