@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <algorithm>
 #include <regex>
 
 namespace regemu::regdb {
@@ -34,13 +35,19 @@ RewrittenExpression RewriteAggregates(std::string_view expression) {
   RewrittenExpression out;
   std::smatch match;
   std::string rest(expression);
+  size_t consumed = 0;  // of `expression`, before `rest`
   while (std::regex_search(rest, match, kReduction)) {
     MetricAggregate aggregate;
     aggregate.reduction = *ReductionNamed(match[1].str());
     aggregate.event = match[2].str();
     aggregate.count = CountOf(match[3].str());
     aggregate.variable = "_" + match[1].str() + "_" + aggregate.event + "_" + std::to_string(aggregate.count);
-    out.text += match.prefix().str() + aggregate.variable;
+    size_t original_at = consumed + static_cast<size_t>(match.position(0));
+    out.text += match.prefix().str();
+    out.replacements.push_back({original_at, static_cast<size_t>(match.length(0)), out.text.size(),
+                                aggregate.variable.size()});
+    out.text += aggregate.variable;
+    consumed = original_at + static_cast<size_t>(match.length(0));
     bool seen = false;
     for (const MetricAggregate& other : out.aggregates) seen |= other.variable == aggregate.variable;
     if (!seen) out.aggregates.push_back(std::move(aggregate));
@@ -50,7 +57,20 @@ RewrittenExpression RewriteAggregates(std::string_view expression) {
   return out;
 }
 
-std::optional<std::string> CheckExpression(const std::string& text, const std::vector<std::string>& known) {
+size_t RewrittenExpression::OriginalPosition(size_t at) const {
+  // Before, inside or after each replacement: shift by the lengths replaced so far.
+  size_t shift_from = 0;  // original position of text position 0 after the last replacement passed
+  size_t text_from = 0;
+  for (const Replacement& r : replacements) {
+    if (at < r.text_at) break;
+    if (at < r.text_at + r.text_length) return r.original_at;
+    shift_from = r.original_at + r.original_length;
+    text_from = r.text_at + r.text_length;
+  }
+  return shift_from + (at - text_from);
+}
+
+std::optional<MetricSyntaxError> CheckExpression(const std::string& text, const std::vector<std::string>& known) {
   std::vector<double> storage(known.size(), 1.0);
   try {
     mu::Parser parser;
@@ -58,25 +78,70 @@ std::optional<std::string> CheckExpression(const std::string& text, const std::v
     parser.SetExpr(text);
     parser.Eval();
   } catch (const mu::Parser::exception_type& error) {
-    return error.GetMsg();  // muParser's: "Unexpected token "X" found at position 4."
+    // muParser's message ends "... found at position 4." or "... at position 4.": the column says where.
+    std::string message = error.GetMsg();
+    static const std::regex kPosition(R"( (found )?at position [0-9]+\.?$)");
+    message = std::regex_replace(message, kPosition, "");
+    int position = error.GetPos();
+    return MetricSyntaxError{message, position < 0 ? text.size() : std::min(static_cast<size_t>(position), text.size())};
   }
   return std::nullopt;
 }
 
-std::optional<double> EvaluateExpression(const std::string& text,
-                                         const std::vector<std::pair<std::string, double>>& values, std::string& error) {
-  std::vector<double> storage;
-  storage.reserve(values.size());
-  try {
-    mu::Parser parser;
-    for (const auto& [name, value] : values) {
-      storage.push_back(value);
-      parser.DefineVar(name, &storage.back());
+bool IsBuiltinFunction(std::string_view name) {
+  static constexpr std::string_view kFunctions[] = {"sin",  "cos",   "tan",   "asin", "acos", "atan", "sinh",
+                                                    "cosh", "tanh",  "asinh", "acosh", "atanh", "log2", "log10",
+                                                    "log",  "ln",    "exp",   "sqrt", "sign", "rint", "abs",
+                                                    "sum",  "avg",   "min",   "max"};
+  for (std::string_view f : kFunctions) {
+    if (f == name) return true;
+  }
+  return false;
+}
+
+bool IsBuiltinConstant(std::string_view name) { return name == "_pi" || name == "_e"; }
+
+struct ParsedMetric::Parser {
+  mu::Parser parser;
+  std::vector<double> storage;  // what the variables point at
+  std::string error;            // when the text did not parse
+};
+
+ParsedMetric::ParsedMetric(std::string text, std::vector<std::string> names)
+    : text_(std::move(text)), names_(std::move(names)) {}
+
+// A copy starts unparsed: snapshots copy behaviours often, metrics are read rarely.
+ParsedMetric::ParsedMetric(const ParsedMetric& other) : ParsedMetric(other.text_, other.names_) {}
+
+ParsedMetric& ParsedMetric::operator=(const ParsedMetric& other) {
+  if (this != &other) *this = ParsedMetric(other);
+  return *this;
+}
+
+ParsedMetric::ParsedMetric(ParsedMetric&&) noexcept = default;
+ParsedMetric& ParsedMetric::operator=(ParsedMetric&&) noexcept = default;
+ParsedMetric::~ParsedMetric() = default;
+
+std::optional<double> ParsedMetric::Evaluate(const std::vector<double>& values, std::string& error) {
+  if (!parser_) {  // the first evaluation parses
+    parser_ = std::make_unique<Parser>();
+    parser_->storage.assign(names_.size(), 0.0);
+    try {
+      for (size_t i = 0; i < names_.size(); ++i) parser_->parser.DefineVar(names_[i], &parser_->storage[i]);
+      parser_->parser.SetExpr(text_);
+    } catch (const mu::Parser::exception_type& parse_error) {
+      parser_->error = parse_error.GetMsg();
     }
-    parser.SetExpr(text);
-    return parser.Eval();
-  } catch (const mu::Parser::exception_type& parse_error) {
-    error = parse_error.GetMsg();
+  }
+  if (!parser_->error.empty()) {
+    error = parser_->error;
+    return std::nullopt;
+  }
+  std::copy_n(values.begin(), std::min(values.size(), parser_->storage.size()), parser_->storage.begin());
+  try {
+    return parser_->parser.Eval();
+  } catch (const mu::Parser::exception_type& eval_error) {
+    error = eval_error.GetMsg();
     return std::nullopt;
   }
 }

@@ -308,21 +308,31 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
     auto target = std::find_if(config_->metrics.begin(), config_->metrics.end(),
                                [&](const Config::Metric& metric) { return metric.name == name; });
     if (target == config_->metrics.end()) return std::nullopt;
+    if (parsed_.empty()) {
+      // Each metric's variables, in the order their values are given below.
+      for (const Config::Metric& metric : config_->metrics) {
+        std::vector<std::string> names;
+        for (uint32_t e : metric.events) names.push_back(config_->events[e].name);
+        for (const regdb::MetricAggregate& aggregate : metric.aggregates) names.push_back(aggregate.variable);
+        for (uint32_t m : metric.metrics) names.push_back(config_->metrics[m].name);
+        for (uint32_t c : metric.constants) names.push_back(config_->constants[c].first);
+        parsed_.emplace_back(metric.text, std::move(names));
+      }
+    }
     std::vector<double> values;
     values.reserve(config_->metrics.size());
-    std::vector<std::pair<std::string, double>> variables;
+    std::vector<double> variables;
     for (auto it = config_->metrics.begin(); it <= target; ++it) {
       const Config::Metric& metric = *it;
       variables.clear();
-      for (uint32_t e : metric.events) variables.emplace_back(config_->events[e].name, WindowSum(e));
+      for (uint32_t e : metric.events) variables.push_back(WindowSum(e));
       for (size_t a = 0; a < metric.aggregates.size(); ++a) {
-        variables.emplace_back(metric.aggregates[a].variable, Reduce(metric.aggregates[a], metric.aggregate_events[a]));
+        variables.push_back(Reduce(metric.aggregates[a], metric.aggregate_events[a]));
       }
-      for (uint32_t m : metric.metrics) variables.emplace_back(config_->metrics[m].name, values[m]);
-      for (uint32_t c : metric.constants) {
-        variables.emplace_back(config_->constants[c].first, static_cast<double>(config_->constants[c].second));
-      }
-      std::optional<double> value = regdb::EvaluateExpression(metric.text, variables, error);
+      for (uint32_t m : metric.metrics) variables.push_back(values[m]);
+      for (uint32_t c : metric.constants) variables.push_back(static_cast<double>(config_->constants[c].second));
+      std::optional<double> value =
+          parsed_[static_cast<size_t>(it - config_->metrics.begin())].Evaluate(variables, error);
       if (!value) {
         error = "metric " + metric.name + ": " + error;
         return std::nullopt;
@@ -737,6 +747,7 @@ class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> 
   std::vector<std::vector<uint64_t>> remainders_;   // carried fraction, in 1e-6 events
   std::vector<std::vector<uint64_t>> occurrences_;  // scratch for one clock step
   std::vector<std::vector<uint64_t>> window_;       // occurrences while counting (control START), for metrics
+  std::vector<regdb::ParsedMetric> parsed_;  // each metric parsed once, on the first Metric() (none: not yet)
   std::vector<uint32_t> rated_;                     // the root events with a rate (few): what a clock step counts
   std::vector<SlotState> slots_;
   bool user_mode_ = false;

@@ -520,12 +520,52 @@ class Checker {
       }
       known.push_back(name);
     }
-    if (std::optional<std::string> error = CheckExpression(metric.text, known)) {
-      reader_.Error(expr, "metric '" + metric.name + "': " + *error + " in '" + metric.text +
-                              "' (names: events, earlier metrics, constants; sum/avr/max/min(EVENT,N))");
+    if (!KnownNamesOnly(expr, metric)) return false;
+    if (std::optional<MetricSyntaxError> error = CheckExpression(metric.text, known)) {
+      reader_.diagnostics().Error(At(expr, rewritten.OriginalPosition(error->position)),
+                                  "metric '" + metric.name + "': " + error->message +
+                                      " (names: events, earlier metrics, constants; sum/avr/max/min(EVENT,N))");
       return false;
     }
     return true;
+  }
+
+  // Every name of the expression as written is an event, an earlier metric,
+  // a constant, or muParser's own (a function called, _pi, _e): else an
+  // error at its column with the closest name.
+  bool KnownNamesOnly(const YamlNode& expr, const Config::Metric& metric) {
+    static const std::regex kName(R"([A-Za-z_][A-Za-z0-9_]*)");
+    const std::string& text = metric.expression;
+    bool ok = true;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), kName); it != std::sregex_iterator(); ++it) {
+      auto at = static_cast<size_t>(it->position());
+      // The letters of a number: 1e3, 0x1F.
+      if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '.')) continue;
+      std::string name = it->str();
+      if (index_.contains(name) || MetricIndex(name) || ConstantIndex(name) || IsBuiltinConstant(name)) continue;
+      size_t next = text.find_first_not_of(" \t", at + name.size());
+      bool called = next != std::string::npos && text[next] == '(';
+      if (called && (IsBuiltinFunction(name) || name == "avr")) continue;
+      std::vector<std::string_view> candidates;
+      for (const auto& event : config_->events) candidates.push_back(event.name);
+      for (const auto& earlier : config_->metrics) candidates.push_back(earlier.name);
+      for (const auto& constant : config_->constants) candidates.push_back(constant.first);
+      reader_.diagnostics().Error(At(expr, at), "metric '" + metric.name + "': unknown name '" + name + "'" +
+                                                    DidYouMean(name, candidates) +
+                                                    " (names: events, earlier metrics, constants)");
+      ok = false;
+    }
+    return ok;
+  }
+
+  // Where position `at` of a one-line scalar is in the file; a scalar over
+  // several lines lost its layout, so its start.
+  static SourceLoc At(const YamlNode& node, size_t at) {
+    SourceLoc loc = node.loc;
+    if (loc.known() && node.text.find('\n') == std::string::npos) {
+      loc.column += static_cast<uint32_t>(at + (node.quoted ? 1 : 0));
+    }
+    return loc;
   }
 
   std::optional<uint32_t> MetricIndex(const std::string& name) const {

@@ -244,18 +244,54 @@ TEST(EventCountersConfigTest, MetricMistakes) {
       - {name: TooMany, expr: "sum(HITS,4)"}
       - {name: Rate, expr: "1"}
       - {name: Twice, expr: "2*Rate"}
+      - {name: Typo, expr: "HITZ*sqrt(CU_NUM)"}
+      - {name: Late, expr: "sum(HITS,1) + *2"}
 )yaml");
   LoadedDatabase loaded = CheckYaml(yaml);
   const auto& all = loaded.diagnostics.all();
   EXPECT_THAT(all, Contains(ErrorAt(17, 28, HasSubstr("constant 'HITS' has an event's name")))) << Rendered(loaded);
-  EXPECT_THAT(all, Contains(ErrorAt(20, 27, HasSubstr("metric 'Bad': Unexpected end of expression")))) << Rendered(loaded);
-  EXPECT_THAT(all, Contains(ErrorAt(21, 31, HasSubstr("metric 'Unknown': Unexpected token \"MISSES\"")))) << Rendered(loaded);
+  // At the column in the expression as written, sum(X,N) included.
+  EXPECT_THAT(all, Contains(ErrorAt(20, 37, HasSubstr("metric 'Bad': Unexpected end of expression")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(21, 32, HasSubstr("metric 'Unknown': unknown name 'MISSES'")))) << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(26, 29, HasSubstr("metric 'Typo': unknown name 'HITZ' (did you mean 'HITS'?)"))))
+      << Rendered(loaded);
+  EXPECT_THAT(all, Contains(ErrorAt(27, 43, HasSubstr("metric 'Late': Unexpected operator \"*\"")))) << Rendered(loaded);
   EXPECT_THAT(all, Contains(ErrorAt(22, 31, HasSubstr("reduces unknown event 'HITZ' (did you mean 'HITS'?)")))) << Rendered(loaded);
   EXPECT_THAT(all, Contains(ErrorAt(23, 31, HasSubstr("reduces HITS over 4 instances; its block has 1")))) << Rendered(loaded);
   EXPECT_THAT(all, Contains(ErrorAt(24, 16, HasSubstr("metric 'Rate' has the name of an event, a constant or an earlier metric"))))
       << Rendered(loaded);
   const EventCountersConfig* config = ConfigAs<EventCountersConfig>(loaded.database.behaviours[0]);
   EXPECT_EQ(config, nullptr);  // a section with mistakes keeps no config
+}
+
+// A metric is parsed on its first evaluation and not again; a copy (a
+// device snapshot's) parses its own.
+TEST(ParsedMetricTest, EvaluatesWithItsSlotsAndCopies) {
+  ParsedMetric metric("100*HITS/CU_NUM", {"HITS", "CU_NUM"});
+  std::string error;
+  EXPECT_EQ(metric.Evaluate({50, 4}, error), 1250.0) << error;
+  EXPECT_EQ(metric.Evaluate({8, 2}, error), 400.0) << error;
+  ParsedMetric copy = metric;
+  EXPECT_EQ(copy.Evaluate({1, 1}, error), 100.0) << error;
+  EXPECT_EQ(metric.Evaluate({3, 1}, error), 300.0) << error;
+  ParsedMetric broken("HITS/", {"HITS"});
+  EXPECT_EQ(broken.Evaluate({1}, error), std::nullopt);
+  EXPECT_THAT(error, HasSubstr("Unexpected end of expression"));
+}
+
+// A position in the rewritten text maps back to the expression as written.
+TEST(ParsedMetricTest, RewrittenPositionsMapBackToTheUsersColumns) {
+  RewrittenExpression rewritten = RewriteAggregates("sum(HITS,16) + max(HITS,2)*x");
+  EXPECT_EQ(rewritten.text, "_sum_HITS_16 + _max_HITS_2*x");
+  EXPECT_EQ(rewritten.OriginalPosition(0), 0u);    // inside the first reduction: its start
+  EXPECT_EQ(rewritten.OriginalPosition(5), 0u);
+  EXPECT_EQ(rewritten.OriginalPosition(13), 13u);  // '+': after a replacement of equal length
+  EXPECT_EQ(rewritten.OriginalPosition(15), 15u);  // the second reduction's start
+  EXPECT_EQ(rewritten.OriginalPosition(26), 26u);  // '*'
+  EXPECT_EQ(rewritten.OriginalPosition(27), 27u);  // x
+  RewrittenExpression shorter = RewriteAggregates("avr(TCC_HIT, 16)/2");
+  EXPECT_EQ(shorter.text, "_avr_TCC_HIT_16/2");
+  EXPECT_EQ(shorter.OriginalPosition(15), 16u);  // '/'
 }
 
 TEST(Pm4ConfigTest, MistakesAreReportedAtTheirKeys) {
