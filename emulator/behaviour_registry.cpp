@@ -52,6 +52,20 @@ std::string LoadBehaviourPlugin(const std::string& path) {
     const char* why = dlerror();
     return "cannot load plugin '" + path + "': " + (why ? why : "unknown error");
   }
+  // The version first: a plugin built against other classes would run
+  // into them as soon as it registered a kind.
+  using Version = unsigned (*)();
+  auto version = reinterpret_cast<Version>(dlsym(library, "regemu_plugin_api_version"));
+  if (version == nullptr) {
+    dlclose(library);
+    return "plugin '" + path + "' was built against a regemu without plugin versions (before version 1); this regemu "
+           "takes plugin version " + std::to_string(kPluginApiVersion) + ": rebuild the plugin against it";
+  }
+  if (unsigned built = version(); built != kPluginApiVersion) {
+    dlclose(library);
+    return "plugin '" + path + "' was built against plugin version " + std::to_string(built) +
+           "; this regemu takes plugin version " + std::to_string(kPluginApiVersion) + ": rebuild the plugin against it";
+  }
   using Init = void (*)();
   auto init = reinterpret_cast<Init>(dlsym(library, "regemu_plugin_init"));
   if (init == nullptr) return "plugin '" + path + "' has no regemu_plugin_init (define it with REGEMU_PLUGIN)";

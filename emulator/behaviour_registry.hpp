@@ -44,12 +44,26 @@ struct BehaviourKindDefinition {
 // a part is missing. Not synchronised with loading: register first.
 void RegisterBehaviourKind(BehaviourKindDefinition definition);
 
-// Loads a plugin: dlopen(path), then calls its `regemu_plugin_init`.
-// Returns "" when loaded, else why not (the loader's message, or a library
-// without the entry point, or the exception its init threw).
+// The version of the interface a plugin is compiled against: the kinds'
+// classes (BehaviourProgram, Behaviour, BehaviourContext, the configs) and
+// this registry. It goes up whenever a change would break a plugin built
+// before it; a plugin built against another version is refused at load.
+inline constexpr unsigned kPluginApiVersion = 2;
+
+// Loads a plugin: dlopen(path), checks the version it was built against
+// (its `regemu_plugin_api_version`, which REGEMU_PLUGIN defines), then calls
+// its `regemu_plugin_init`. Returns "" when loaded, else why not (the
+// loader's message, a version other than kPluginApiVersion, naming both, a
+// library without the entry point, or the exception its init threw).
 std::string LoadBehaviourPlugin(const std::string& path);
 
 }  // namespace regemu::emulator
 
 // A plugin's entry point: `REGEMU_PLUGIN { RegisterBehaviourKind(...); }`.
-#define REGEMU_PLUGIN extern "C" __attribute__((visibility("default"))) void regemu_plugin_init()
+// It also exports the plugin interface version the plugin was compiled
+// against, which the loader compares with its own.
+#define REGEMU_PLUGIN                                                                            \
+  extern "C" __attribute__((visibility("default"))) unsigned regemu_plugin_api_version() {       \
+    return ::regemu::emulator::kPluginApiVersion;                                                \
+  }                                                                                              \
+  extern "C" __attribute__((visibility("default"))) void regemu_plugin_init()
