@@ -3,6 +3,7 @@
 // answer the same access.
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "regemu/regdb/checker.hpp"
@@ -95,19 +96,79 @@ std::optional<DecodeClash> BothDecode(const Database& db, const Register& a, con
   return std::nullopt;
 }
 
+namespace {
+
+// The first instance of the block `origin` belongs to, by register order.
+std::string FirstInstanceOf(const Database& database, const BlockOrigin& origin) {
+  for (const Register& reg : database.registers) {
+    if (reg.block && reg.block->block == origin.block) return reg.block->instance;
+  }
+  return origin.instance;
+}
+
+// A block register's names: its own instance's registers by their block
+// names first (as the block's behaviours name them), then the device's
+// registers by their full names.
+class InstanceThenDeviceScope : public ExpressionScope {
+ public:
+  InstanceThenDeviceScope(const Database& database, InstanceName instance)
+      : database_(database), instance_(std::move(instance)) {}
+
+  std::optional<ExpressionOperand> Resolve(std::string_view name) const override {
+    {
+      InstanceScope scope(database_, instance_);
+      if (auto operand = RegisterScope(database_).Resolve(name)) return operand;
+    }
+    return RegisterScope(database_).Resolve(name);
+  }
+
+  std::vector<std::string> Candidates(std::string_view name) const override {
+    std::vector<std::string> names;
+    {
+      InstanceScope scope(database_, instance_);
+      names = RegisterScope(database_).Candidates(name);
+    }
+    std::vector<std::string> device = RegisterScope(database_).Candidates(name);
+    names.insert(names.end(), device.begin(), device.end());
+    return names;
+  }
+
+ private:
+  const Database& database_;
+  InstanceName instance_;
+};
+
+// The decode_when of `reg`; mistakes are reported through `reader`.
+std::optional<Expression> CompileDecodeWhen(const Database& database, const Register& reg, SchemaReader& reader) {
+  std::string what = "decode_when of register '" + reg.name + "'";
+  if (reg.block) {
+    InstanceThenDeviceScope scope(database, InstanceName{reg.block->block, reg.block->instance});
+    return ParseExpression(reg.decode_when, scope, reader, what);
+  }
+  return ParseExpression(reg.decode_when, RegisterScope(database), reader, what);
+}
+
+}  // namespace
+
 void CompileDecodeConditions(Database& database, Diagnostics& diagnostics) {
   SchemaReader reader(diagnostics);
-  RegisterScope scope(database);
-  // An array's elements share one YAML line: compiled (and reported) once.
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::optional<Expression>> compiled;
+  Diagnostics quiet;
+  SchemaReader quiet_reader(quiet);
+  // An array's elements share one YAML line, and a block's instances one
+  // text: compiled per instance, each mistake reported once per text.
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, std::string>, std::optional<Expression>> compiled;
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> reported;
   for (Register& reg : database.registers) {
     if (reg.decode_when.IsNull()) continue;
     SourceLoc loc = reg.decode_when.loc;
-    auto [it, inserted] = compiled.try_emplace({loc.file, loc.line, loc.column});
+    std::string instance = reg.block ? reg.block->instance : std::string();
+    auto [it, inserted] = compiled.try_emplace({loc.file, loc.line, loc.column, instance});
     if (inserted) {
-      it->second = ParseExpression(reg.decode_when, scope, reader, "decode_when of register '" + reg.name + "'");
+      bool first = reported.insert({loc.file, loc.line, loc.column}).second;
+      SchemaReader& out = first ? reader : quiet_reader;
+      it->second = CompileDecodeWhen(database, reg, out);
       if (it->second && it->second->type() != ExpressionType::kNumber) {
-        reader.Error(reg.decode_when, "decode_when of register '" + reg.name + "' is a time, not a condition");
+        out.Error(reg.decode_when, "decode_when of register '" + reg.name + "' is a time, not a condition");
         it->second.reset();
       }
     }
@@ -119,7 +180,8 @@ void CompileDecodeConditions(Database& database, Diagnostics& diagnostics) {
       if (&database.registers[OperandRegister(id)] == &reg) reads_itself = true;
     }
     if (reads_itself) {
-      reader.Error(reg.decode_when, "decode_when of register '" + reg.name + "' reads '" + reg.name +
+      bool first_instance = !reg.block || reg.block->instance == FirstInstanceOf(database, *reg.block);
+      (first_instance ? reader : quiet_reader).Error(reg.decode_when, "decode_when of register '" + reg.name + "' reads '" + reg.name +
                                         "' itself: a register's decode must depend on other registers");
       continue;
     }

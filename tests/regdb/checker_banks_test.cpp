@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "regemu/regdb/register_scope.hpp"
 #include "tests/regdb/banked_uart.hpp"
 #include "tests/regdb/test_support.hpp"
 
@@ -31,6 +32,41 @@ TEST(BankedRegistersCheckTest, TheUartRegisterFileIsClean) {
   EXPECT_EQ(dll->decode_condition->text(), "LCR.DLAB == 1");
   EXPECT_EQ(loaded.database.RegisterNamed("FCR")->decode, DecodeDirection::kWrite);
   EXPECT_FALSE(loaded.database.RegisterNamed("LCR")->banked());
+}
+
+// In a block, a register's decode_when reads its own instance's registers
+// by their block names, or the device's by their full names; a mistake is
+// reported once for the block's text, not per instance.
+TEST(BankedRegistersCheckTest, ABlocksConditionReadsItsOwnInstance) {
+  std::string yaml = R"y(device: uarts
+spaces:
+  - {name: io, kind: mmio, size: 0x20, widths: [8]}
+registers:
+  - {name: MODE, space: io, offset: 0x1F, width: 8, fields: [{name: LEGACY, bits: 0}]}
+blocks:
+  - name: uart
+    space: io
+    instances: {UART0: 0x0, UART1: 0x8}
+    registers:
+      - {name: RBR, offset: 0, width: 8, access: ro, decode: read, decode_when: "LCR.DLAB == 0"}
+      - {name: DLL, offset: 0, width: 8, decode_when: "LCR.DLAB == 1 && MODE.LEGACY == 0"}
+      - {name: LCR, offset: 3, width: 8, fields: [{name: DLAB, bits: 7}]}
+)y";
+  LoadedDatabase loaded = CheckYaml(yaml);
+  ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+  for (const char* instance : {"UART0", "UART1"}) {
+    const Register* rbr = loaded.database.RegisterNamed(std::string(instance) + "_RBR");
+    ASSERT_NE(rbr, nullptr);
+    ASSERT_TRUE(rbr->decode_condition.has_value());
+    ASSERT_EQ(rbr->decode_condition->operands().size(), 1u);
+    EXPECT_EQ(loaded.database.registers[OperandRegister(rbr->decode_condition->operands()[0])].name,
+              std::string(instance) + "_LCR");
+  }
+  std::string typo = yaml;
+  typo.replace(typo.find("\"LCR.DLAB == 0\""), 15, "\"LRC.DLAB == 0\"");
+  LoadedDatabase wrong = CheckYaml(typo);
+  EXPECT_EQ(wrong.diagnostics.error_count(), 1u) << Rendered(wrong);
+  EXPECT_THAT(wrong.diagnostics.all(), Contains(ErrorAt(11, 82, HasSubstr("unknown name 'LRC.DLAB'")))) << Rendered(wrong);
 }
 
 LoadedDatabase WithRegisters(const std::string& registers) {
