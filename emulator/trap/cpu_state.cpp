@@ -1,77 +1,42 @@
 #include "regemu/emulator/trap/cpu_state.hpp"
 
 #include <asm/prctl.h>
-#include <cpuid.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 
+#include "regemu/emulator/trap/xsave_area.hpp"
+
 namespace regemu::emulator::trap {
 namespace {
 
 constexpr ZydisMachineMode kMode = ZYDIS_MACHINE_MODE_LONG_64;
 
-// The signal frame's FP state is an FXSAVE image followed, when the kernel
-// saved it with XSAVE, by the XSAVE header and extended components in the
-// standard (non-compacted) format. The kernel marks that in the FXSAVE
-// image's software-reserved bytes (struct _fpx_sw_bytes, asm/sigcontext.h).
-constexpr size_t kSwBytesOffset = 464;
-constexpr uint32_t kFpXstateMagic1 = 0x46505853;
-constexpr size_t kXstateBvOffset = 512;
-constexpr uint64_t kYmmComponent = uint64_t{1} << 2;
-constexpr uint64_t kZmmHiComponent = uint64_t{1} << 6;
-
-// Where the standard format keeps YMM_Hi128 (bits 255:128 of YMM0-15) and
-// ZMM_Hi256 (bits 511:256 of ZMM0-15), from CPUID; 0 where the CPU has none.
-struct XsaveLayout {
-  uint32_t ymm_hi = 0;
-  uint32_t zmm_hi = 0;
+// Where bytes [16 * part, 16 * part + 16) of vector register `index`
+// (0-31) live: XMM0-15 in the FXSAVE image, their upper halves in YMM_Hi128
+// and ZMM_Hi256, ZMM16-31 whole in Hi16_ZMM.
+struct Slice {
+  XstateComponent component;
+  size_t offset;
 };
 
-XsaveLayout ReadLayout() {
-  XsaveLayout layout;
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid_count(0xd, 2, &eax, &ebx, &ecx, &edx) && eax == 256) layout.ymm_hi = ebx;
-  if (__get_cpuid_count(0xd, 6, &eax, &ebx, &ecx, &edx) && eax == 512) layout.zmm_hi = ebx;
-  return layout;
+Slice SliceOf(unsigned index, unsigned part) {
+  if (index >= 16) return {XstateComponent::kHi16Zmm, 64 * (index - 16) + 16 * part};
+  switch (part) {
+    case 0: return {XstateComponent::kSse, 16 * index};
+    case 1: return {XstateComponent::kYmmHi128, 16 * index};
+    default: return {XstateComponent::kZmmHi256, 32 * index + 16 * (part - 2)};
+  }
 }
 
-const XsaveLayout& Layout() {
-  static const XsaveLayout layout = ReadLayout();
-  return layout;
-}
-
-// The frame's XSAVE area, and which components it holds.
-struct Xsave {
-  uint8_t* area = nullptr;  // nullptr: an FXSAVE image only
-  uint64_t features = 0;    // the components the kernel saved
-  uint32_t size = 0;
-
-  uint64_t xstate_bv() const {
-    uint64_t bv;
-    std::memcpy(&bv, area + kXstateBvOffset, sizeof bv);
-    return bv;
+// XMM, YMM or ZMM 0-31: its number, or -1.
+int VectorIndex(ZydisRegister reg) {
+  for (ZydisRegister first : {ZYDIS_REGISTER_XMM0, ZYDIS_REGISTER_YMM0, ZYDIS_REGISTER_ZMM0}) {
+    if (reg >= first && reg <= first + 31) return static_cast<int>(reg - first);
   }
-  void set_xstate_bv(uint64_t bv) { std::memcpy(area + kXstateBvOffset, &bv, sizeof bv); }
-  // Component `bit` at `offset` (16 registers of `stride` bytes) is in the frame.
-  bool Has(uint64_t bit, uint32_t offset, uint32_t stride) const {
-    return area != nullptr && (features & bit) != 0 && offset != 0 && offset + 16u * stride <= size;
-  }
-};
-
-Xsave XsaveOf(const ucontext_t& context) {
-  auto* fx = reinterpret_cast<uint8_t*>(context.uc_mcontext.fpregs);
-  Xsave xsave;
-  if (fx == nullptr) return xsave;
-  uint32_t magic;
-  std::memcpy(&magic, fx + kSwBytesOffset, sizeof magic);
-  if (magic != kFpXstateMagic1) return xsave;
-  xsave.area = fx;
-  std::memcpy(&xsave.features, fx + kSwBytesOffset + 8, sizeof xsave.features);
-  std::memcpy(&xsave.size, fx + kSwBytesOffset + 16, sizeof xsave.size);
-  return xsave;
+  return -1;
 }
 
 int GregOf(ZydisRegister reg64) {
@@ -103,7 +68,7 @@ bool IsHighByte(ZydisRegister reg) {
 
 }  // namespace
 
-void PrepareCpuState() { Layout(); }
+void PrepareCpuState() { PrepareXsaveLayout(); }
 
 bool IsGpr(ZydisRegister reg) {
   switch (ZydisRegisterGetClass(reg)) {
@@ -121,6 +86,10 @@ bool IsVector(ZydisRegister reg) {
   return (reg >= ZYDIS_REGISTER_XMM0 && reg <= ZYDIS_REGISTER_XMM15) ||
          (reg >= ZYDIS_REGISTER_YMM0 && reg <= ZYDIS_REGISTER_YMM15);
 }
+
+bool IsEvexVector(ZydisRegister reg) { return VectorIndex(reg) >= 0; }
+
+bool IsOpmask(ZydisRegister reg) { return reg >= ZYDIS_REGISTER_K0 && reg <= ZYDIS_REGISTER_K7; }
 
 uint64_t CpuState::rip() const { return static_cast<uint64_t>(context_.uc_mcontext.gregs[REG_RIP]); }
 void CpuState::set_rip(uint64_t rip) { context_.uc_mcontext.gregs[REG_RIP] = static_cast<greg_t>(rip); }
@@ -156,38 +125,46 @@ void CpuState::Write(ZydisRegister reg, uint64_t value) {
 }
 
 void CpuState::ReadVector(ZydisRegister reg, std::span<uint8_t> out) const {
-  bool ymm = reg >= ZYDIS_REGISTER_YMM0;
-  unsigned index = static_cast<unsigned>(reg - (ymm ? ZYDIS_REGISTER_YMM0 : ZYDIS_REGISTER_XMM0));
-  std::fill(out.begin(), out.end(), uint8_t{0});
-  size_t low = std::min<size_t>(out.size(), 16);
-  std::memcpy(out.data(), context_.uc_mcontext.fpregs->_xmm[index].element, low);
-  if (out.size() <= 16) return;
-  Xsave xsave = XsaveOf(context_);
-  const XsaveLayout& layout = Layout();
-  if (!xsave.Has(kYmmComponent, layout.ymm_hi, 16) || (xsave.xstate_bv() & kYmmComponent) == 0) return;
-  std::memcpy(out.data() + 16, xsave.area + layout.ymm_hi + 16 * index, std::min<size_t>(out.size() - 16, 16));
+  auto index = static_cast<unsigned>(VectorIndex(reg));
+  XsaveArea xsave(context_);
+  for (unsigned part = 0; part * 16 < out.size(); ++part) {
+    Slice slice = SliceOf(index, part);
+    xsave.Read(slice.component, slice.offset, out.subspan(part * 16, std::min<size_t>(out.size() - part * 16, 16)));
+  }
 }
 
-bool CpuState::WriteVector(ZydisRegister reg, std::span<const uint8_t> bytes, bool vex) {
-  bool ymm = reg >= ZYDIS_REGISTER_YMM0;
-  unsigned index = static_cast<unsigned>(reg - (ymm ? ZYDIS_REGISTER_YMM0 : ZYDIS_REGISTER_XMM0));
-  Xsave xsave = XsaveOf(context_);
-  const XsaveLayout& layout = Layout();
-  bool has_ymm = xsave.Has(kYmmComponent, layout.ymm_hi, 16);
-  if ((bytes.size() > 16 || vex) && !has_ymm) return false;
-  std::memcpy(context_.uc_mcontext.fpregs->_xmm[index].element, bytes.data(), std::min<size_t>(bytes.size(), 16));
-  if (bytes.size() <= 16 && !vex) return true;  // legacy SSE: bits 255:128 stay
-  uint8_t upper[16] = {};
-  if (bytes.size() > 16) std::memcpy(upper, bytes.data() + 16, std::min<size_t>(bytes.size() - 16, 16));
-  std::memcpy(xsave.area + layout.ymm_hi + 16 * index, upper, sizeof upper);
-  // Mark the component as saved, else the kernel restores it as zero.
-  xsave.set_xstate_bv(xsave.xstate_bv() | kYmmComponent);
-  // VEX also zeroes bits 511:256 on a CPU with AVX-512 (in its init state
-  // when the header's bit is clear: nothing to do then).
-  if (xsave.Has(kZmmHiComponent, layout.zmm_hi, 32) && (xsave.xstate_bv() & kZmmHiComponent) != 0) {
-    std::memset(xsave.area + layout.zmm_hi + 32 * index, 0, 32);
+bool CpuState::WriteVector(ZydisRegister reg, std::span<const uint8_t> bytes, bool zero_upper) {
+  auto index = static_cast<unsigned>(VectorIndex(reg));
+  XsaveArea xsave(context_);
+  uint8_t image[kMaxVectorBytes] = {};
+  std::memcpy(image, bytes.data(), bytes.size());
+  size_t end = zero_upper ? kMaxVectorBytes : bytes.size();
+  // Every slice the write reaches must be in the frame before any changes:
+  // an instruction is done whole or not at all.
+  for (unsigned part = 0; part * 16 < end; ++part) {
+    Slice slice = SliceOf(index, part);
+    if (!xsave.Holds(slice.component) && XsaveArea::CpuHas(slice.component)) return false;
+  }
+  for (unsigned part = 0; part * 16 < end; ++part) {
+    Slice slice = SliceOf(index, part);
+    size_t size = std::min<size_t>(end - part * 16, 16);
+    xsave.Write(slice.component, slice.offset, std::span<const uint8_t>(image + part * 16, size));
   }
   return true;
+}
+
+uint64_t CpuState::ReadOpmask(ZydisRegister reg) const {
+  uint8_t bytes[8];
+  XsaveArea(context_).Read(XstateComponent::kOpmask, 8 * static_cast<size_t>(reg - ZYDIS_REGISTER_K0), bytes);
+  uint64_t value;
+  std::memcpy(&value, bytes, sizeof value);
+  return value;
+}
+
+bool CpuState::WriteOpmask(ZydisRegister reg, uint64_t value) {
+  uint8_t bytes[8];
+  std::memcpy(bytes, &value, sizeof bytes);
+  return XsaveArea(context_).Write(XstateComponent::kOpmask, 8 * static_cast<size_t>(reg - ZYDIS_REGISTER_K0), bytes);
 }
 
 uint64_t CpuState::SegmentBase(ZydisRegister segment) const {

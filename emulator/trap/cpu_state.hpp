@@ -20,6 +20,13 @@ inline constexpr uint64_t kDirectionFlag = 0x400;
 bool IsGpr(ZydisRegister reg);
 // XMM0-15 or YMM0-15: what a VEX or legacy SSE instruction can name.
 bool IsVector(ZydisRegister reg);
+// XMM, YMM or ZMM 0-31: what an EVEX instruction can name.
+bool IsEvexVector(ZydisRegister reg);
+// k0-k7.
+bool IsOpmask(ZydisRegister reg);
+
+// A ZMM register's bytes.
+inline constexpr size_t kMaxVectorBytes = 64;
 
 class CpuState {
  public:
@@ -38,14 +45,21 @@ class CpuState {
   // one, 8- and 16-bit registers (AH: bits 15:8) leave the other bits.
   void Write(ZydisRegister reg, uint64_t value);
 
-  // The low out.size() (at most 32) bytes of a vector register (IsVector).
-  // Bytes 16-31 are YMM's upper half, zero when the frame holds none.
+  // The low out.size() (at most 64) bytes of a vector register
+  // (IsEvexVector): its bytes beyond XMM's are zero when the frame holds
+  // none (the component in its init state, or a CPU without it).
   void ReadVector(ZydisRegister reg, std::span<uint8_t> out) const;
-  // Writes `bytes` (16 or 32) to the register's low bytes. A VEX-encoded
-  // instruction zeroes every bit above them (to 255, and to 511 where the
-  // CPU has AVX-512 state); a legacy SSE one leaves bits 255:128 alone.
-  // Returns false when the frame has no room for YMM state (no XSAVE area).
-  bool WriteVector(ZydisRegister reg, std::span<const uint8_t> bytes, bool vex);
+  // Writes `bytes` (at most 64) to the register's low bytes. With
+  // `zero_upper` (VEX and EVEX encodings) every byte above them is zeroed,
+  // to bit 511 where the CPU has AVX-512; without (legacy SSE) they stay.
+  // False, changing nothing, when the frame has no room for state the
+  // write reaches (no XSAVE area).
+  bool WriteVector(ZydisRegister reg, std::span<const uint8_t> bytes, bool zero_upper);
+
+  // An opmask register (IsOpmask), zero when the frame holds none.
+  uint64_t ReadOpmask(ZydisRegister reg) const;
+  // False when the frame has no room for the opmask state.
+  bool WriteOpmask(ZydisRegister reg, uint64_t value);
 
   // The base of segment FS or GS (arch_prctl), 0 for the others.
   uint64_t SegmentBase(ZydisRegister segment) const;
@@ -54,7 +68,7 @@ class CpuState {
   ucontext_t& context_;
 };
 
-// Reads the CPU's XSAVE layout once (CPUID leaf 0xD): call it before the
+// Reads the CPU's XSAVE layout once (xsave_area.hpp): call it before the
 // first fault, outside the signal handler.
 void PrepareCpuState();
 
