@@ -248,10 +248,9 @@ bool HasVectorOperand(const DecodedInstruction& instruction) {
 }  // namespace
 
 const char* Emulate(const DecodedInstruction& instruction, CpuState& cpu, InstructionMemory& memory) {
-  if (instruction.info.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX ||
-      instruction.info.encoding == ZYDIS_INSTRUCTION_ENCODING_MVEX) {
-    return "AVX-512 (EVEX) instructions are not emulated (on an AVX-512 CPU glibc's memcpy and memset use them: "
-           "run with GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX512VL to keep them on AVX2)";
+  if (instruction.info.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX) return EmulateEvex(instruction, cpu, memory);
+  if (instruction.info.encoding == ZYDIS_INSTRUCTION_ENCODING_MVEX) {
+    return "it is a Xeon Phi (MVEX) instruction, which regemu does not emulate";
   }
   ZydisMnemonic mnemonic = instruction.info.mnemonic;
   switch (mnemonic) {

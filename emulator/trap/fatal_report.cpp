@@ -49,7 +49,7 @@ void ReportNotEmulated(const DecodedInstruction* instruction, uint64_t rip, uint
   Die("regemu: trapped access not emulated: " + what + " (" + LocateCode(rip).Describe() + ") touches " +
       Where(region, fault_address) + ": " + why +
       ". regemu emulates MOV/MOVZX/MOVSX/MOVSXD/MOVBE, ALU read-modify-write, TEST/CMP/BT, XCHG/XADD/CMPXCHG, "
-      "SSE/AVX moves and REP MOVS/STOS (docs/trapped-mappings.md); the test stops here rather than go on "
+      "SSE/AVX/AVX-512 moves and REP MOVS/STOS (docs/trapped-mappings.md); the test stops here rather than go on "
       "with a wrong value.");
 }
 

@@ -20,7 +20,7 @@ enum class MemoryError : uint8_t {
 
 class InstructionMemory {
  public:
-  // `bytes` little-endian, at most 32 of them.
+  // `bytes` little-endian, at most 64 of them (a ZMM register).
   MemoryError Read(uint64_t address, std::span<uint8_t> bytes);
   MemoryError Write(uint64_t address, std::span<const uint8_t> bytes);
 

@@ -15,10 +15,10 @@ struct DeviceAccess {
   unsigned width = 0;  // bits: 8, 16, 32 or 64
 };
 
-// At most 32 bytes (a YMM register) in byte pieces.
-inline constexpr size_t kMaxPieces = 32;
+// At most 64 bytes (a ZMM register) in byte pieces.
+inline constexpr size_t kMaxPieces = 64;
 
-// The device accesses for `size` bytes (1 to 32) at space offset `offset`,
+// The device accesses for `size` bytes (1 to 64) at space offset `offset`,
 // in address order, into `out`; returns how many:
 //  - one access of the instruction's own width when the space allows it:
 //    the frontdoor composes the byte lanes of every register it covers
