@@ -25,9 +25,28 @@ if(NOT TARGET regemu_gmock_pch)
   set(regemu_gmock_pch_source "${CMAKE_BINARY_DIR}/regemu_gmock_pch.cpp")
   file(CONFIGURE OUTPUT "${regemu_gmock_pch_source}"
     CONTENT "// The translation unit that owns the tests' shared precompiled gmock header.\n")
+  # A package update leaves gmock's and libstdc++'s headers with mtimes
+  # older than the PCH: Ninja would keep the PCH, and clang would then
+  # refuse every test file ("modified since the precompiled header was
+  # built") until it was deleted by hand. cmake/PchInputsCheck.cmake, run
+  # before every build of the PCH, rewrites a header the PCH includes when
+  # any of its headers changed, so that the PCH and its users are rebuilt.
+  set(regemu_gmock_pch_stamp "${CMAKE_BINARY_DIR}/regemu_gmock_pch_inputs.hpp")
+  add_custom_target(regemu_gmock_pch_inputs
+    COMMAND ${CMAKE_COMMAND} -DCOMPILER=${CMAKE_CXX_COMPILER}
+            "-DFLAGS=${CMAKE_CXX_FLAGS} ${CMAKE_CXX${CMAKE_CXX_STANDARD}_STANDARD_COMPILE_OPTION}"
+            "-DINCLUDE_DIRS=$<TARGET_PROPERTY:GTest::gmock,INTERFACE_INCLUDE_DIRECTORIES>"
+            "-DIMPLICIT_DIRS=${CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES}"
+            -DINCLUDE=gmock/gmock.h -DRECORD=${CMAKE_BINARY_DIR}/regemu_gmock_pch_inputs.txt
+            -DSTAMP=${regemu_gmock_pch_stamp} -P ${PROJECT_SOURCE_DIR}/cmake/PchInputsCheck.cmake
+    BYPRODUCTS ${regemu_gmock_pch_stamp}
+    COMMENT "Checking the headers of the precompiled gmock header"
+    VERBATIM)
   add_library(regemu_gmock_pch OBJECT "${regemu_gmock_pch_source}")
+  add_dependencies(regemu_gmock_pch regemu_gmock_pch_inputs)
   target_link_libraries(regemu_gmock_pch PRIVATE GTest::gmock)
-  target_precompile_headers(regemu_gmock_pch PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:<gmock/gmock.h>>")
+  target_precompile_headers(regemu_gmock_pch PRIVATE
+    "$<$<COMPILE_LANGUAGE:CXX>:${regemu_gmock_pch_stamp}>" "$<$<COMPILE_LANGUAGE:CXX>:<gmock/gmock.h>>")
   regemu_set_warnings(regemu_gmock_pch)
 endif()
 
