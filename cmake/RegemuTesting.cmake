@@ -48,6 +48,10 @@ if(NOT TARGET regemu_gmock_pch)
   target_precompile_headers(regemu_gmock_pch PRIVATE
     "$<$<COMPILE_LANGUAGE:CXX>:${regemu_gmock_pch_stamp}>" "$<$<COMPILE_LANGUAGE:CXX>:<gmock/gmock.h>>")
   regemu_set_warnings(regemu_gmock_pch)
+  # With debug information, whatever the build type: GCC uses a PCH built
+  # with -g in files built without it, not the other way round, and some
+  # test binaries (trap_tests) are built with -g in every build type.
+  target_compile_options(regemu_gmock_pch PRIVATE -g)
 endif()
 
 # regemu_add_gtest(TARGET [LABELS label...] [TIMEOUT seconds] [ENVIRONMENT VAR=value]
