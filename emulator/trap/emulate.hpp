@@ -20,6 +20,7 @@ const char* Emulate(const DecodedInstruction& instruction, CpuState& cpu, Instru
 const char* EmulateString(const DecodedInstruction& instruction, CpuState& cpu, InstructionMemory& memory);
 const char* EmulateVector(const DecodedInstruction& instruction, CpuState& cpu, InstructionMemory& memory);
 const char* EmulateEvex(const DecodedInstruction& instruction, CpuState& cpu, InstructionMemory& memory);
+const char* EmulateEvexCompute(const DecodedInstruction& instruction, CpuState& cpu, InstructionMemory& memory);
 
 // The refusal for an access half inside a trapped region (MemoryError).
 inline constexpr const char* kStraddles =

@@ -5,6 +5,7 @@
 // unselected elements; a masked store writes only the selected ones; the
 // device sees only the selected elements' bytes (masked_access.hpp).
 // Every EVEX load zeroes the register above what it wrote, to bit 511.
+// The compares and logic of memcmp and strlen: emulate_evex_compute.cpp.
 #include <cstring>
 
 #include "regemu/emulator/trap/emulate.hpp"
@@ -30,19 +31,10 @@ bool IsEvexMove(ZydisMnemonic mnemonic) {
 constexpr const char* kNotEvexVector = "its register is not an XMM, YMM or ZMM register";
 constexpr const char* kNoAvx512State = "the signal frame holds no AVX-512 state to write the register in";
 
-// The elements the instruction's opmask selects, of `elements`: all of
-// them without an opmask (k0 in the encoding).
-uint64_t SelectedElements(const DecodedInstruction& instruction, const CpuState& cpu, size_t elements) {
-  uint64_t all = elements >= 64 ? ~uint64_t{0} : (uint64_t{1} << elements) - 1;
-  ZydisMaskMode mode = instruction.info.avx.mask.mode;
-  if (mode != ZYDIS_MASK_MODE_MERGING && mode != ZYDIS_MASK_MODE_ZEROING) return all;
-  return cpu.ReadOpmask(instruction.info.avx.mask.reg) & all;
-}
-
 }  // namespace
 
 const char* EmulateEvex(const DecodedInstruction& instruction, CpuState& cpu, InstructionMemory& memory) {
-  if (!IsEvexMove(instruction.info.mnemonic)) return "it is not an AVX-512 (EVEX) instruction regemu emulates";
+  if (!IsEvexMove(instruction.info.mnemonic)) return EmulateEvexCompute(instruction, cpu, memory);
   const ZydisDecodedOperand* memory_operands[2];
   if (instruction.MemoryOperands(memory_operands) != 1) return "it does not have exactly one memory operand";
   const ZydisDecodedOperand& m = *memory_operands[0];
@@ -53,7 +45,7 @@ const char* EmulateEvex(const DecodedInstruction& instruction, CpuState& cpu, In
   }
   size_t element_size = m.element_size / 8;
   if (element_size == 0 || element_size > size) element_size = size;
-  uint64_t selected = SelectedElements(instruction, cpu, size / element_size);
+  uint64_t selected = OpmaskSelection(instruction, cpu, size / element_size);
   uint64_t address = LinearAddress(instruction, m, cpu);
 
   if (&m == &instruction.operands[0]) {  // a store: the register is the last visible operand

@@ -37,6 +37,13 @@ MemoryError ForEachRun(uint64_t address, size_t total, size_t element_size, uint
 
 }  // namespace
 
+uint64_t OpmaskSelection(const DecodedInstruction& instruction, const CpuState& cpu, size_t elements) {
+  uint64_t all = elements >= 64 ? ~uint64_t{0} : (uint64_t{1} << elements) - 1;
+  ZydisMaskMode mode = instruction.info.avx.mask.mode;
+  if (mode != ZYDIS_MASK_MODE_MERGING && mode != ZYDIS_MASK_MODE_ZEROING) return all;
+  return cpu.ReadOpmask(instruction.info.avx.mask.reg) & all;
+}
+
 MemoryError ReadSelected(InstructionMemory& memory, uint64_t address, std::span<uint8_t> bytes,
                          size_t element_size, uint64_t selected) {
   return ForEachRun(address, bytes.size(), element_size, selected, [&](size_t offset, size_t size) {

@@ -11,9 +11,14 @@
 #include <cstdint>
 #include <span>
 
+#include "regemu/emulator/trap/decoded_instruction.hpp"
 #include "regemu/emulator/trap/instruction_memory.hpp"
 
 namespace regemu::emulator::trap {
+
+// The elements of `elements` (at most 64) that the instruction's opmask
+// selects: all of them without one (k0 in the encoding).
+uint64_t OpmaskSelection(const DecodedInstruction& instruction, const CpuState& cpu, size_t elements);
 
 // Reads the elements of `bytes` (each `element_size` bytes; at most 64
 // elements) whose bit in `selected` is set, from `address` on; the other

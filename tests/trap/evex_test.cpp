@@ -1,4 +1,4 @@
-// AVX-512 (EVEX) moves against the CPU itself, as in vector_string_test.cpp:
+// AVX-512 (EVEX) moves, compares and logic against the CPU itself, as in vector_string_test.cpp:
 // the same instruction on plain memory and on a trapped mapping must leave
 // the same registers (ZMM0, ZMM1, ZMM16, ZMM17, k1, k2) and the same bytes.
 // Then what a masked store or load makes the device see: only the selected
@@ -118,6 +118,29 @@ const EvexCase kEvexCases[] = {
     {"vmovapd_store_masked_zmm0", REGEMU_EVEX_SNIPPET("vmovapd %%zmm0, 192(%[p])%{%%k1%}")},
     {"vmovss_store_masked", REGEMU_EVEX_SNIPPET("vmovss %%xmm16, 4(%[p])%{%%k1%}")},
     {"vmovsd_store_masked_off", REGEMU_EVEX_SNIPPET("vmovsd %%xmm17, 8(%[p])%{%%k2%}")},
+    // What memcmp and strlen compute from memory (ZMM16 and ZMM17 start
+    // equal to the bytes at 64 in two lanes of three): compares into k1 or
+    // k2, under k2 or not; bitwise logic; minimum and maximum.
+    {"vpcmpeqb_zmm", REGEMU_EVEX_SNIPPET("vpcmpeqb 64(%[p]), %%zmm16, %%k1")},
+    {"vpcmpeqb_ymm_masked", REGEMU_EVEX_SNIPPET("vpcmpeqb 64(%[p]), %%ymm16, %%k1%{%%k2%}")},
+    {"vpcmpeqd_zmm", REGEMU_EVEX_SNIPPET("vpcmpeqd 64(%[p]), %%zmm17, %%k2")},
+    {"vpcmpnequb_ymm", REGEMU_EVEX_SNIPPET("vpcmpnequb 64(%[p]), %%ymm17, %%k1")},
+    {"vpcmpltub_zmm", REGEMU_EVEX_SNIPPET("vpcmpub $1, 64(%[p]), %%zmm16, %%k1")},
+    {"vpcmpgtb_zmm_signed", REGEMU_EVEX_SNIPPET("vpcmpgtb 64(%[p]), %%zmm16, %%k2")},
+    {"vpcmpleq_zmm_signed", REGEMU_EVEX_SNIPPET("vpcmpq $2, 64(%[p]), %%zmm16, %%k1")},
+    {"vpcmpneqd_xmm_masked", REGEMU_EVEX_SNIPPET("vpcmpneqd 64(%[p]), %%xmm17, %%k1%{%%k2%}")},
+    {"vpxorq_ymm", REGEMU_EVEX_SNIPPET("vpxorq 64(%[p]), %%ymm16, %%ymm17")},
+    {"vpxord_zmm_zero_masked", REGEMU_EVEX_SNIPPET("vpxord 64(%[p]), %%zmm16, %%zmm0%{%%k1%}%{z%}")},
+    {"vpandq_zmm_merge_masked", REGEMU_EVEX_SNIPPET("vpandq 64(%[p]), %%zmm17, %%zmm1%{%%k2%}")},
+    {"vpandnd_xmm", REGEMU_EVEX_SNIPPET("vpandnd 64(%[p]), %%xmm16, %%xmm17")},
+    {"vporq_zmm", REGEMU_EVEX_SNIPPET("vporq 64(%[p]), %%zmm16, %%zmm17")},
+    {"vpternlogd_ymm", REGEMU_EVEX_SNIPPET("vpternlogd $0xde, 64(%[p]), %%ymm16, %%ymm17")},
+    {"vpternlogq_zmm_masked", REGEMU_EVEX_SNIPPET("vpternlogq $0x96, 64(%[p]), %%zmm17, %%zmm16%{%%k1%}")},
+    {"vpminub_zmm", REGEMU_EVEX_SNIPPET("vpminub 64(%[p]), %%zmm16, %%zmm17")},
+    {"vpminud_ymm_masked", REGEMU_EVEX_SNIPPET("vpminud 64(%[p]), %%ymm16, %%ymm1%{%%k2%}")},
+    {"vpminsw_zmm", REGEMU_EVEX_SNIPPET("vpminsw 64(%[p]), %%zmm17, %%zmm0")},
+    {"vpmaxub_ymm", REGEMU_EVEX_SNIPPET("vpmaxub 64(%[p]), %%ymm16, %%ymm17")},
+    {"vpmaxsq_zmm", REGEMU_EVEX_SNIPPET("vpmaxsq 64(%[p]), %%zmm16, %%zmm1")},
 };
 
 constexpr uint8_t PatternByte(size_t i) { return static_cast<uint8_t>(0x81 + 37 * i); }
@@ -162,6 +185,11 @@ TEST_P(EvexTest, DoesOnTheDeviceWhatItDoesOnMemory) {
   Fill(memory);
   alignas(64) uint8_t in[kRegisterBytes];
   for (size_t i = 0; i < 256; ++i) in[i] = static_cast<uint8_t>(0x5a ^ (i * 13));
+  // ZMM16 and ZMM17 as the memory at 64, but for every third byte: equal,
+  // smaller and greater lanes for the compares.
+  for (size_t i = 0; i < 128; ++i) {
+    if (i % 3 != 0) in[128 + i] = PatternByte(64 + i % 64);
+  }
   // k1 selects runs and single elements; k2 a few low elements only, bit 0
   // clear (a scalar move under it does nothing, or zeroes).
   const uint64_t k1 = 0xf00f'3c3c'0ff0'e7a5, k2 = 0x0000'0000'0000'b36e;

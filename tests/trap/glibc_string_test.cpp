@@ -1,7 +1,7 @@
-// glibc's memcpy, memmove and memset on a trapped BAR, through whatever
+// glibc's memcpy, memmove, memset and memcmp on a trapped BAR, through whatever
 // variant glibc picked for this CPU (no GLIBC_TUNABLES): on an AVX-512 CPU
 // its evex or avx512 variants, whose EVEX moves (masked ones for the short
-// tails) regemu emulates. Every size from 1 to 4096 bytes, at odd
+// tails) and compares regemu emulates. Every size from 1 to 4096 bytes, at odd
 // alignments, to, from and within the BAR; the device's bytes and the
 // bytes read back must be what the same calls give on plain memory.
 #include <gmock/gmock.h>
@@ -39,6 +39,8 @@ constexpr size_t kHalf = kBarSize / 2;
 void* (*volatile glibc_memcpy)(void*, const void*, size_t) = &std::memcpy;
 void* (*volatile glibc_memmove)(void*, const void*, size_t) = &std::memmove;
 void* (*volatile glibc_memset)(void*, int, size_t) = &std::memset;
+int (*volatile glibc_memcmp)(const void*, const void*, size_t) = &std::memcmp;
+size_t (*volatile glibc_strlen)(const char*) = &std::strlen;
 
 // Which family of variants glibc's ifuncs pick here (sysdeps/x86_64/
 // multiarch/ifunc-memmove.h): the evex and avx512 ones need AVX512F and
@@ -112,6 +114,15 @@ TEST_F(GlibcStringTest, EvexVariant) {
       // To the BAR, at `alignment` in its first half.
       glibc_memcpy(mapped() + alignment, source.data() + alignment, size);
       glibc_memcpy(model_.data() + alignment, source.data() + alignment, size);
+      // memcmp reads it: equal, then with one byte of the other side changed.
+      int same = glibc_memcmp(mapped() + alignment, source.data() + alignment, size);
+      source[alignment + size / 2] ^= 0x80;
+      int differs = glibc_memcmp(mapped() + alignment, source.data() + alignment, size);
+      int expected_differs = glibc_memcmp(model_.data() + alignment, source.data() + alignment, size);
+      source[alignment + size / 2] ^= 0x80;
+      EXPECT_EQ(same, 0);
+      ASSERT_EQ(differs < 0, expected_differs < 0) << "memcmp's sign";
+      ASSERT_NE(differs, 0);
       // memset in its second half.
       glibc_memset(mapped() + kHalf + alignment, fill, size);
       glibc_memset(model_.data() + kHalf + alignment, fill, size);
@@ -131,6 +142,20 @@ TEST_F(GlibcStringTest, EvexVariant) {
           << "the bytes read from the BAR";
     }
     ASSERT_THAT(DeviceBytes(), ElementsAreArray(model_)) << "after size " << size;
+  }
+  EXPECT_EQ(device_->violation_count(), 0u);
+}
+
+// strlen scans whole aligned vectors (VPCMPEQB, VPMINUB into an opmask),
+// reading past the terminator up to the vector's end: still the BAR here.
+TEST_F(GlibcStringTest, StrlenOfAStringOnTheBar) {
+  for (size_t length : {0u, 1u, 15u, 31u, 32u, 63u, 64u, 65u, 127u, 200u, 1000u}) {
+    for (size_t alignment : kAlignments) {
+      SCOPED_TRACE("length " + std::to_string(length) + ", alignment " + std::to_string(alignment));
+      std::string text(length, 'x');
+      glibc_memcpy(mapped() + alignment, text.c_str(), length + 1);
+      ASSERT_EQ(glibc_strlen(reinterpret_cast<const char*>(mapped() + alignment)), length);
+    }
   }
   EXPECT_EQ(device_->violation_count(), 0u);
 }
