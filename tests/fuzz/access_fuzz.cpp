@@ -1,4 +1,4 @@
-// access_fuzz: bytes -> a shipped database (hsw, bdw, icl, nvme, hpet, uart16550, dw_i2c) and a sequence of
+// access_fuzz: bytes -> a shipped database (hsw, bdw, icl, nvme, hpet, uart16550, dw_i2c, cmsdk_apb) and a sequence of
 // typed operations against a device of it, checked against an independent
 // reference model of the access policies after every operation
 // (access_harness.hpp). A broken invariant aborts, naming the operation.
@@ -11,7 +11,7 @@
 //
 //   seed corpus: tests/fuzz/corpus/access_fuzz: seed_<database>_<bytes>, random
 //     operations made once by a fixed-seed generator (first byte 0 hsw, 1 bdw,
-//     2 icl, 4 hpet, 5 uart16550, 6 dw_i2c), plus what campaigns merged in
+//     2 icl, 4 hpet, 5 uart16550, 6 dw_i2c, 7 cmsdk_apb), plus what campaigns merged in
 //   dictionary:  tests/fuzz/access_fuzz.dict (write values; the format is binary)
 #include <algorithm>
 #include <cstddef>
@@ -62,6 +62,17 @@ std::string BringUp(std::string_view database) {
     return "write32 IC_ENABLE 0\nstep 1us\nwrite32 IC_CON 0x65\nwrite32 IC_TAR 0x50\nwrite32 IC_RX_TL 0\n"
            "write32 IC_TX_TL 8\nwrite32 IC_ENABLE 1\nstep 1us\nwrite32 IC_INTR_MASK 0x254\n";
   }
+  // CMSDK (the AN385's timers): every counter running with its interrupt
+  // (APB timer 0, dual timer 1 periodic, 2 one-shot /16), the watchdog
+  // counting with its reset enabled and left unlocked, so that steps bring
+  // limit events and writes reach the gated registers (a LOCK write the
+  // fuzzer makes locks it again).
+  if (database == "cmsdk_apb") {
+    return "write32 TIMER0_RELOAD 100\nwrite32 TIMER0_CTRL 0x9\n"
+           "write32 DUALTIMER1_LOAD 50\nwrite32 DUALTIMER1_CONTROL 0xE2\n"
+           "write32 DUALTIMER2_LOAD 20\nwrite32 DUALTIMER2_CONTROL 0xA7\n"
+           "write32 WDOGLOCK 0x1ACCE551\nwrite32 WDOGLOAD 1000\nwrite32 WDOGCONTROL 0x3\nstep 1us\n";
+  }
   if (database != "icl") return "";
   std::string text = "write16 PCICMD 0x0006\n";
   std::vector<std::string> requests = {"FORCEWAKE_GT_GEN9", "FORCEWAKE_RENDER_GEN9"};
@@ -86,7 +97,7 @@ std::vector<std::unique_ptr<fuzz::AccessHarness>>& Harnesses() {
       if (const char* ops = std::getenv("REGEMU_FUZZ_OPS")) made.back()->set_operations_per_input(std::strtoull(ops, nullptr, 10));
     }
     if (made.empty()) {
-      std::fprintf(stderr, "access_fuzz: REGEMU_FUZZ_DEVICES names none of hsw, bdw, icl, nvme, hpet, uart16550, dw_i2c\n");
+      std::fprintf(stderr, "access_fuzz: REGEMU_FUZZ_DEVICES names none of hsw, bdw, icl, nvme, hpet, uart16550, dw_i2c, cmsdk_apb\n");
       std::abort();
     }
     return made;

@@ -114,8 +114,11 @@ ReferenceModel::ReferenceModel(const regdb::Database& database, const emulator::
     const emulator::RegisterModel& compiled = model.registers()[id];
     // Banked registers share a place with others chosen by state (a
     // `decode_when:`), which a whole-register access at the offset may not reach.
+    // A write gate (`write_gate:`, yaml/cmsdk_apb's WDOGLOCK) makes a
+    // write's effect depend on other registers' state.
     bool behaviour_owned = compiled.hooks_count != 0 || compiled.has(emulator::RegisterModel::kGated) || named[id] ||
-                           aliased[id] || compiled.has(emulator::RegisterModel::kBanked);
+                           aliased[id] || compiled.has(emulator::RegisterModel::kBanked) ||
+                           compiled.has(emulator::RegisterModel::kWriteGate);
     if (behaviour_owned) continue;
     index_[id] = static_cast<uint32_t>(tracked_.size());
     compared_[id] = t.width_mask;

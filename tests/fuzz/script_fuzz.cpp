@@ -1,5 +1,5 @@
 // script_fuzz: script text -> parse and run against each shipped database
-// (yaml/hsw, yaml/bdw, yaml/icl, yaml/nvme, yaml/hpet, yaml/uart16550, yaml/dw_i2c). Finds crashes and hangs in the script
+// (yaml/hsw, yaml/bdw, yaml/icl, yaml/nvme, yaml/hpet, yaml/uart16550, yaml/dw_i2c, yaml/cmsdk_apb). Finds crashes and hangs in the script
 // parser, the runner and whatever the commands reach in the device and its
 // behaviours. Each device starts from the same snapshot for every input.
 //

@@ -26,13 +26,13 @@ std::filesystem::path YamlDir() {
 const std::vector<ShippedDevice>& ShippedDevices() {
   static const std::vector<ShippedDevice> devices = [] {
     std::vector<ShippedDevice> loaded;
-    for (const char* name : {"hsw", "bdw", "icl", "nvme", "hpet", "uart16550", "dw_i2c"}) {
+    for (const char* name : {"hsw", "bdw", "icl", "nvme", "hpet", "uart16550", "dw_i2c", "cmsdk_apb"}) {
       std::filesystem::path path = YamlDir() / name;
       regdb::LoadedDatabase database = regdb::LoadAndCheck(path);
       emulator::CompileResult compiled;
       if (!database.diagnostics.has_errors()) compiled = emulator::Compile(database.database);
       if (!compiled.model) {
-        std::fprintf(stderr, "fuzz: %s does not load (set REGEMU_FUZZ_YAML_DIR to a folder holding hsw/, bdw/, icl/, nvme/, hpet/, uart16550/ and dw_i2c/)\n",
+        std::fprintf(stderr, "fuzz: %s does not load (set REGEMU_FUZZ_YAML_DIR to a folder holding hsw/, bdw/, icl/, nvme/, hpet/, uart16550/, dw_i2c/ and cmsdk_apb/)\n",
                      path.c_str());
         std::abort();
       }
@@ -48,7 +48,7 @@ const ShippedDevice& ShippedDeviceNamed(std::string_view name) {
   for (const ShippedDevice& shipped : ShippedDevices()) {
     if (shipped.name == name) return shipped;
   }
-  std::fprintf(stderr, "fuzz: no shipped database '%.*s' (there are hsw, bdw, icl, nvme, hpet, uart16550 and dw_i2c)\n", static_cast<int>(name.size()),
+  std::fprintf(stderr, "fuzz: no shipped database '%.*s' (there are hsw, bdw, icl, nvme, hpet, uart16550, dw_i2c and cmsdk_apb)\n", static_cast<int>(name.size()),
                name.data());
   std::abort();
 }

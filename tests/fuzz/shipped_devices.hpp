@@ -18,7 +18,7 @@ struct ShippedDevice {
   std::shared_ptr<const regdb::Database> database;  // the checked database `model` was compiled from
 };
 
-// hsw, bdw, icl, nvme, hpet, uart16550 and dw_i2c from REGEMU_FUZZ_YAML_DIR, or regemu_yaml/ beside the
+// hsw, bdw, icl, nvme, hpet, uart16550, dw_i2c and cmsdk_apb from REGEMU_FUZZ_YAML_DIR, or regemu_yaml/ beside the
 // binary (where .clusterfuzzlite/build.sh copies them), or the source
 // tree's yaml/. Aborts with a message when one does not load: the target
 // would be fuzzing nothing.
