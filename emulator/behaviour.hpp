@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "regemu/emulator/inject_forms.hpp"
 #include "regemu/emulator/model.hpp"
 #include "regemu/emulator/unit_record.hpp"
 #include "regemu/emulator/violation.hpp"
@@ -260,7 +261,8 @@ class Behaviour {
   // Only for the router: a new interrupt event while the request stays
   // asserted (BehaviourContext::InterruptEvent).
   virtual void OnInterruptEvent(BehaviourContext&) {}
-  // A hardware-side event (`inject VERB ARGS...`); `error` explains kBadArguments.
+  // A hardware-side event (`inject VERB ARGS...`), VERB one its program
+  // declares (BehaviourProgram::InjectForms); `error` explains kBadArguments.
   virtual InjectResult Inject(BehaviourContext&, std::string_view /*verb*/, std::span<const std::string> /*args*/,
                               std::string& /*error*/) {
     return InjectResult::kNotMine;
@@ -317,6 +319,10 @@ class BehaviourProgram {
   // Every path its behaviour reports with BehaviourContext::Cover, hit or
   // not, so a report can say "5 of 14"; the same list on every call.
   virtual std::vector<CoveragePoint> CoveragePoints() const { return {}; }
+  // The `inject` verbs its behaviour's Inject takes, with their arguments'
+  // shapes (inject_forms.hpp): a script line whose verb no behaviour
+  // declares is refused when it is parsed. Inject must take no other verb.
+  virtual std::vector<InjectForm> InjectForms() const { return {}; }
   virtual std::unique_ptr<Behaviour> Instantiate() const = 0;
 
  private:

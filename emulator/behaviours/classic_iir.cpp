@@ -152,6 +152,13 @@ class ClassicIirProgram : public BehaviourProgram {
     for (const ClassicIirConfig::Child& child : config_.children) points.push_back({"children raised", child.name});
     return points;
   }
+  std::vector<InjectForm> InjectForms() const override {
+    return {{name(),
+             {InjectArgument::Number("BIT", 0, config_.width - 1u),
+              InjectArgument::Choice("", {"on", "off"}).Optional()},
+             0, 0,
+             "an event at ISR bit BIT: a pulse, or with on/off the source made live or ended"}};
+  }
   std::unique_ptr<Behaviour> Instantiate() const override {
     return std::make_unique<ClassicIirBehaviour>(config_, rollup_, name());
   }

@@ -792,6 +792,29 @@ class EventCountersProgram : public BehaviourProgram {
   std::vector<RegisterId> WriteHooks() const override { return shared_.write_hooks; }
   std::vector<RegisterId> ReadHooks() const override { return shared_.read_hooks; }
   std::vector<CoveragePoint> CoveragePoints() const override { return shared_.point_list; }
+  std::vector<InjectForm> InjectForms() const override {
+    std::vector<std::string> events;
+    for (const auto& event : shared_.config.events) events.push_back(event.name);
+    auto counted = [&](std::string verb, InjectArgument amount, std::string doc) {
+      return InjectForm{std::move(verb),
+                        {InjectArgument::Choice("NAME", events),
+                         std::move(amount),
+                         InjectArgument::Word("se").Optional(),
+                         InjectArgument::Number("S"),
+                         InjectArgument::Word("instance").Optional(),
+                         InjectArgument::Number("I")},
+                        0, 0,
+                        std::move(doc)};
+    };
+    return {counted("event", InjectArgument::Number("COUNT"),
+                    "COUNT occurrences of event NAME now, over its instances or the one given"),
+            counted("event-rate", InjectArgument::Fraction("PER_US", kMaxRateMilli),
+                    "event NAME from now on at PER_US per microsecond of virtual time (0 stops it)"),
+            {"cpu-mode",
+             {InjectArgument::Choice("", {"user", "kernel"})},
+             0, 0,
+             "the privilege the counted events happen at, for the counters' user and kernel filters"}};
+  }
   std::unique_ptr<Behaviour> Instantiate() const override { return std::make_unique<EventCountersBehaviour>(shared_); }
 
  private:

@@ -61,6 +61,26 @@ class FifoProgram : public BehaviourProgram {
     return {{"entries", "pushed"}, {"entries", "popped"}, {"entries", "drained"},
             {"entries", "lost to overrun"}, {"fifo", "cleared"}};
   }
+  std::vector<InjectForm> InjectForms() const override {
+    uint64_t entry_max = config_.width >= 64 ? ~uint64_t{0} : (uint64_t{1} << config_.width) - 1;
+    InjectArgument values = InjectArgument::Bytes("VALUES", entry_max);
+    std::vector<InjectForm> forms;
+    if (!config_.input.empty()) {
+      forms.push_back({config_.input,
+                       {InjectArgument::Bytes("BYTES", entry_max),
+                        InjectArgument::Word("every").Optional(),
+                        InjectArgument::Duration("DURATION")},
+                       0, 1,
+                       "entries arriving on the input stream: all at once, at the database's pace, or one every DURATION"});
+    }
+    for (const regdb::FifoTrigger& trigger : config_.clear) {
+      if (!trigger.event.empty()) forms.push_back({trigger.event, {}, 0, 0, "empties the FIFO"});
+    }
+    forms.push_back({name(), {InjectArgument::Word("push"), values}, 1, 1,
+                     "entries put in at once, as the FIFO's producer would"});
+    forms.push_back({name(), {InjectArgument::Word("clear")}, 0, 0, "empties the FIFO"});
+    return forms;
+  }
   std::unique_ptr<Behaviour> Instantiate() const override;
 
  private:

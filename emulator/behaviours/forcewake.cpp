@@ -208,6 +208,11 @@ class ForcewakeProgram : public BehaviourProgram {
     return points;
   }
 
+  std::vector<InjectForm> InjectForms() const override {
+    return {{"forcewake-latency",
+             {InjectArgument::Number("NANOSECONDS")},
+             0, 0, "acks of requests written from now on come this much virtual time later"}};
+  }
   std::unique_ptr<Behaviour> Instantiate() const override { return std::make_unique<ForcewakeBehaviour>(compiled_); }
 
  private:

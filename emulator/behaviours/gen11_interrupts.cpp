@@ -382,6 +382,24 @@ class Gen11InterruptsProgram : public BehaviourProgram {
     return points;
   }
 
+  std::vector<InjectForm> InjectForms() const override {
+    std::vector<std::string> engines;
+    for (const Engine& engine : compiled_.config.engines) engines.push_back(engine.name);
+    InjectArgument message = InjectArgument::Word("message");
+    return {{name(),
+             {InjectArgument::Choice("ENGINE", engines),
+              InjectArgument::Number("DATA", 0, 0xFFFF)},
+             0, 0, "an engine's interrupt event with its 16 bits of data, as the GT delivers it"},
+            {name(), {message, InjectArgument::Number("WORD", 0, 0xFFFFFFFF)}, 0, 0,
+             "an interrupt message as the ICL PRM lays it out: VF, instance, class and data in one word"},
+            {name(),
+             {message,
+              InjectArgument::Number("CLASS", 0, 7),
+              InjectArgument::Number("INSTANCE", 0, 63),
+              InjectArgument::Number("VF", 0, 0),
+              InjectArgument::Number("DATA", 0, 0xFFFF)},
+             0, 0, "an interrupt message by its fields (VF 0: the physical function)"}};
+  }
   std::unique_ptr<Behaviour> Instantiate() const override {
     return std::make_unique<Gen11InterruptsBehaviour>(compiled_, name());
   }

@@ -45,6 +45,23 @@ class I2cBusProgram : public BehaviourProgram {
     return {{"transfers", "started"}, {"transfers", "not acknowledged"}, {"bytes", "written"},
             {"bytes", "read"},        {"transfers", "stopped"}};
   }
+  std::vector<InjectForm> InjectForms() const override {
+    std::vector<std::string> targets;
+    for (const auto& target : config_.targets) targets.push_back(target.name);
+    std::vector<InjectForm> forms{{name(),
+                                   {InjectArgument::Word("push"), InjectArgument::Number("COMMAND")},
+                                   0, 0,
+                                   "one command entry onto the bus, as the controller's command FIFO drains it"}};
+    if (!targets.empty()) {
+      forms.push_back({name(),
+                       {InjectArgument::Word("load"),
+                        InjectArgument::Choice("TARGET", targets),
+                        InjectArgument::Number("OFFSET"),
+                        InjectArgument::Number("BYTES", 0, 0xFF)},
+                       3, 1, "fills a target's memory from OFFSET, as a programmer would before power-up"});
+    }
+    return forms;
+  }
   std::unique_ptr<Behaviour> Instantiate() const override;
 
  private:

@@ -580,6 +580,23 @@ class OaUnitProgram : public BehaviourProgram {
   }
   std::string InterruptParent() const override { return config_.interrupt_parent; }
   std::vector<CoveragePoint> CoveragePoints() const override { return point_list_; }
+  std::vector<InjectForm> InjectForms() const override {
+    std::vector<std::string> signals;
+    for (size_t s = 1; s < config_.signals.size(); ++s) signals.push_back(config_.signals[s].name);
+    return {{"oa-load",
+             {InjectArgument::Choice("SIGNAL", signals),
+              InjectArgument::Fraction("VALUE", 1000)},
+             0, 2, "the workload's rates: a share of GPU cycles (0 to 1) or events per clock (up to 1000)"},
+            {"gpu-freq", {InjectArgument::Number("MHZ", 1, 10'000)}, 0, 0,
+             "the GPU clock from now on"},
+            {"mi-rpc",
+             {InjectArgument::Number("ADDRESS"), InjectArgument::Number("REPORT_ID", 0, 0xFFFFFFFF)},
+             0, 0, "MI_REPORT_PERF_COUNT: a report written at ADDRESS (64-byte aligned) of the OA memory"},
+            {"ctx-switch",
+             {InjectArgument::Number("CTX_ID", 0, 0xFFFFFFFE)},
+             0, 0, "a context switch to CTX_ID"},
+            {"ctx-switch", {InjectArgument::Word("idle")}, 0, 0, "the GPU goes idle: no context runs"}};
+  }
   std::unique_ptr<Behaviour> Instantiate() const override {
     return std::make_unique<OaUnitBehaviour>(config_, points_);
   }

@@ -413,6 +413,11 @@ class PciConfigProgram : public BehaviourProgram {
   }
   bool RoutesInterrupts() const override { return true; }
   std::vector<CoveragePoint> CoveragePoints() const override { return point_list_; }
+  std::vector<InjectForm> InjectForms() const override {
+    return {{"pci-request",
+             {InjectArgument::Choice("", {"0", "1"})},
+             0, 0, "the function's interrupt request from a source inside it: deasserted (0) or asserted (1)"}};
+  }
   std::unique_ptr<Behaviour> Instantiate() const override {
     return std::make_unique<PciConfigBehaviour>(config_, points_, aperture_base_bit_);
   }

@@ -252,6 +252,13 @@ class Pm4Program : public BehaviourProgram {
             {"events", "PERFCOUNTER_SAMPLE"},       {"events", "CS_PARTIAL_FLUSH"},
             {"predication", "another XCC's packets skipped"}};
   }
+  std::vector<InjectForm> InjectForms() const override {
+    return {{"pm4",
+             {InjectArgument::Choice("SPACE", {}),
+              InjectArgument::Number("ADDRESS"),
+              InjectArgument::Number("DWORDS", 1, kMaxDwords)},
+             0, 0, "runs the PM4 packets of DWORDS dwords at ADDRESS of memory space SPACE, as the CP would"}};
+  }
   std::unique_ptr<Behaviour> Instantiate() const override { return std::make_unique<Pm4Behaviour>(config_); }
 
  private:

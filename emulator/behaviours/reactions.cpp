@@ -185,6 +185,25 @@ class ReactionsProgram : public BehaviourProgram {
     }
     return points;
   }
+  // Each event a reaction is triggered by, with its arguments (the first
+  // reaction naming an event gives them, as Inject takes them).
+  std::vector<InjectForm> InjectForms() const override {
+    std::vector<InjectForm> forms;
+    for (const Reaction& reaction : config_->reactions) {
+      const regdb::ReactionTrigger& trigger = reaction.trigger;
+      if (trigger.kind != ReactionTriggerKind::kEvent) continue;
+      for (const std::string& event : trigger.events) {
+        bool known = std::any_of(forms.begin(), forms.end(), [&](const InjectForm& form) { return form.verb == event; });
+        if (known) continue;
+        InjectForm form{event, {}, 0, 0, "the hardware event that reaction '" + reaction.name + "' follows"};
+        for (const std::string& arg : trigger.args) {
+          form.arguments.push_back(InjectArgument::Number(arg));
+        }
+        forms.push_back(std::move(form));
+      }
+    }
+    return forms;
+  }
   std::unique_ptr<Behaviour> Instantiate() const override;
 
  private:

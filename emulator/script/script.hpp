@@ -56,6 +56,7 @@
 #include <string_view>
 #include <vector>
 
+#include "regemu/emulator/inject_forms.hpp"
 #include "regemu/emulator/model.hpp"
 #include "regemu/emulator/script/script_expression.hpp"
 #include "regemu/emulator/trace.hpp"
@@ -197,11 +198,9 @@ Script ParseScript(std::string text, std::string path, const Model& model, const
 
 // Whether some behaviour of a model takes `inject VERB`: ParseScript asks
 // for each inject line, so one no behaviour takes fails before anything
-// runs. Behaviours do not list their verbs, so the verb is offered to
-// fresh instances of them on a scratch device of the model, without
-// arguments (each checks the verb first, and none acts without its
-// arguments); arguments are still checked when the inject runs. The scratch
-// device is made on the first question; `model` must outlive the check.
+// runs. The verbs are those the model's programs declare
+// (BehaviourProgram::InjectForms), read on the first question; arguments
+// are checked when the inject runs. `model` must outlive the check.
 class InjectVerbCheck {
  public:
   explicit InjectVerbCheck(const Model& model);
@@ -210,13 +209,12 @@ class InjectVerbCheck {
   InjectVerbCheck& operator=(const InjectVerbCheck&) = delete;
 
   // "" when a behaviour takes VERB; else why not, naming the behaviour when
-  // VERB is one's name, with a close match among the verbs that are names.
+  // VERB is one's name, with the closest declared verb.
   std::string Problem(const std::string& verb);
 
  private:
-  class Probe;
   const Model& model_;
-  std::unique_ptr<Probe> probe_;
+  std::optional<std::vector<DeclaredInject>> declared_;
 };
 
 // The command word as written in scripts: "write32", "step", "expect-violation".

@@ -13,6 +13,7 @@
 
 #include "regemu/emulator/model.hpp"
 #include "regemu/regdb/loader.hpp"
+#include "tests/shipped_databases.hpp"
 
 namespace regemu::emulator {
 namespace {
@@ -20,14 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::IsEmpty;
 
-std::vector<std::string> ShippedDatabases() {
-  std::vector<std::string> names;
-  for (const fs::directory_entry& entry : fs::directory_iterator(fs::path(REGEMU_SOURCE_DIR) / "yaml")) {
-    if (fs::exists(entry.path() / "device.yaml")) names.push_back(entry.path().filename().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
+using testing_support::ShippedDatabases;
 
 class CheckCompileAgreementTest : public ::testing::TestWithParam<std::string> {};
 
