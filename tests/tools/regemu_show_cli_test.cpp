@@ -218,4 +218,36 @@ TEST(RegemuShowCli, ListsTheReactionsOfAField) {
   EXPECT_THAT(Names(reactions), ::testing::Contains("enable"));
 }
 
+// --injects lists the inject verbs the device's behaviours declare, each with
+// its arguments and what it does: the forms a script's `inject` line checks
+// against, so a script writer reads them here rather than in the sources.
+TEST(RegemuShowCli, ListsTheInjectVerbsADeviceDeclares) {
+  CliResult r = RunRegemu("show yaml/icl --injects");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("inject irq ENGINE DATA"));
+  EXPECT_THAT(r.out, HasSubstr("inject irq message WORD"));
+
+  CliResult json = RunRegemu("show yaml/icl --injects --json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  nlohmann::json forms = nlohmann::json::parse(json.out)["injects"];
+  ASSERT_TRUE(forms.is_array()) << json.out;
+  bool engine_form = false;
+  for (const nlohmann::json& form : forms) {
+    if (form["usage"] != "inject irq ENGINE DATA") continue;
+    engine_form = true;
+    ASSERT_EQ(form["arguments"].size(), 2u) << form.dump();
+    EXPECT_EQ(form["arguments"][0]["kind"], "choice");
+    EXPECT_THAT(form["arguments"][0]["choices"].get<std::vector<std::string>>(), ::testing::Contains("RCS0"));
+    EXPECT_EQ(form["arguments"][1]["max"], 0xFFFF);
+  }
+  EXPECT_TRUE(engine_form) << json.out;
+
+  CliResult none = RunRegemu("show yaml/uart16550 --injects");
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+
+  CliResult with_name = RunRegemu("show yaml/icl PCICMD --injects");
+  EXPECT_EQ(with_name.exit_code, 1);
+  EXPECT_THAT(with_name.err, HasSubstr("--injects"));
+}
+
 }  // namespace

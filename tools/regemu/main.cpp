@@ -184,6 +184,8 @@ int main(int argc, char** argv) {
                        "A register, REG.FIELD, or a glob listing the registers it matches ('GEN11_*', "
                        "case-insensitive); none: every register");
   show_cmd->add_flag("--json", show.json, "Print as JSON");
+  show_cmd->add_flag("--injects", show.injects,
+                     "List the inject verbs a script may send the device, with their arguments, instead");
 
   regemu::tools::DecodeOptions decode;
   CLI::App* decode_cmd =

@@ -18,6 +18,7 @@
 #include "tools/regemu/register_lookup.hpp"
 #include "regemu/regdb/behaviour_configs/reactions_text.hpp"
 #include "tools/regemu/register_users.hpp"
+#include "tools/regemu/show_injects.hpp"
 
 namespace regemu::tools {
 namespace {
@@ -344,6 +345,13 @@ int ShowField(const ShowOptions& options, const regdb::LoadedDatabase& loaded, s
 }  // namespace
 
 int RunShow(const ShowOptions& options, std::ostream& out, std::ostream& err) {
+  if (options.injects) {
+    if (!options.name.empty()) {
+      err << "regemu show: --injects lists the device's inject verbs; it takes no NAME ('" << options.name << "')\n";
+      return 1;
+    }
+    return ShowInjects(options.database, options.json, out, err);
+  }
   auto loaded_or_status = LoadForReading(options.database, "show", err);
   if (const int* status = std::get_if<int>(&loaded_or_status)) return *status;
   const regdb::LoadedDatabase& loaded = std::get<regdb::LoadedDatabase>(loaded_or_status);

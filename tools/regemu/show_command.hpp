@@ -3,6 +3,7 @@
 // command line. Without NAME: its spaces and one line per register (like
 // IGT's `intel_reg list`); NAME a register: that register in full; REG.FIELD:
 // one field; a glob (`GEN11_*`, case-insensitive): the registers it matches.
+// With --injects: the inject verbs its device takes (show_injects.hpp).
 
 #include <iosfwd>
 #include <string>
@@ -13,6 +14,7 @@ struct ShowOptions {
   std::string database;
   std::string name;  // "" for everything
   bool json = false;
+  bool injects = false;  // the device's inject verbs instead (show_injects.hpp)
 };
 
 // Exit status: 0 shown, 1 the database has errors or NAME names nothing
