@@ -2,51 +2,92 @@
 
 #include <array>
 #include <cstdio>
+#include <optional>
+#include <string>
 
 #include "regemu/emulator/behaviour.hpp"
+#include "regemu/emulator/inject_forms.hpp"
 
 namespace regemu::fuzz {
 namespace {
 
 using Number = InjectTemplate::Number;
+using Kind = emulator::InjectArgument::Kind;
 
-// The verbs and argument shapes of emulator/behaviours/*.cpp (Inject), by kind.
-std::vector<InjectTemplate> Candidates(const emulator::BehaviourProgram& program) {
+// Choices of one argument tried, at most: an event catalog holds thousands.
+constexpr size_t kMaxChoices = 64;
+
+std::string Decimal(uint64_t n) { return std::to_string(n); }
+
+// The text of `argument` at its smallest.
+std::string Smallest(const emulator::InjectArgument& argument) {
+  switch (argument.kind) {
+    case Kind::kWord: return argument.text;
+    case Kind::kChoice: return argument.choices.empty() ? "" : argument.choices.front();
+    case Kind::kFraction: return Decimal(argument.min / 1000) + "." + std::to_string(1000 + argument.min % 1000).substr(1);
+    case Kind::kDuration: return "1us";
+    case Kind::kNumber:
+    case Kind::kBytes: return Decimal(argument.min);
+  }
+  return "";
+}
+
+// Templates for one declared form (emulator/inject_forms.hpp): its required
+// arguments at their smallest, one number chosen by the fuzzer, one template per choice of a named argument (an engine, an
+// event, on|off), and one more per choice of an optional choice alone.
+std::vector<InjectTemplate> Candidates(const emulator::InjectForm& form) {
   std::vector<InjectTemplate> out;
-  const std::string& name = program.name();
-  const std::string& kind = program.kind();
-  if (kind == "classic-iir") {
-    // The IIR's width is not known here: the largest accepted bit wins.
-    for (uint64_t max_bit : {uint64_t{63}, uint64_t{31}, uint64_t{15}, uint64_t{7}}) {
-      out.push_back({name, {"0"}, 0, Number::kDecimal, 0, max_bit});
-      out.push_back({name, {"0", "on"}, 0, Number::kDecimal, 0, max_bit});
-      out.push_back({name, {"0", "off"}, 0, Number::kDecimal, 0, max_bit});
+  InjectTemplate base{form.verb, {}, 0, Number::kNone, 0, 0};
+  std::optional<size_t> choice;  // the argument whose choices make templates
+  for (const emulator::InjectArgument& argument : form.arguments) {
+    if (argument.optional) break;  // optional groups come last
+    if (argument.kind == Kind::kChoice && argument.choices.empty()) return {};  // a name only a test knows
+    if (argument.kind == Kind::kChoice && !choice) choice = base.args.size();
+    base.args.push_back(Smallest(argument));
+  }
+  // The number chosen: the first bounded one, else the first of any size
+  // from its smallest up by 0xFFFF (a latency, a command).
+  std::optional<size_t> number;
+  for (int pass = 0; pass < 2 && !number; ++pass) {
+    for (size_t i = 0; i < base.args.size() && !number; ++i) {
+      const emulator::InjectArgument& argument = form.arguments[i];
+      bool numeric = argument.kind == Kind::kNumber || argument.kind == Kind::kFraction || argument.kind == Kind::kBytes;
+      bool bounded = argument.max != ~uint64_t{0};
+      if (numeric && argument.max > argument.min && (bounded || pass == 1)) number = i;
     }
-  } else if (kind == "gen11-interrupts") {
-    // By class and instance: the engine table's names are the config's.
-    for (int cls = 0; cls < 8; ++cls) {
-      for (int instance = 0; instance < 64; ++instance) {
-        out.push_back({name, {"message", std::to_string(cls), std::to_string(instance), "0", "0"}, 4, Number::kHex, 0,
-                       0xFFFF});
+  }
+  if (number) {
+    const emulator::InjectArgument& argument = form.arguments[*number];
+    base.number_arg = *number;
+    base.min = argument.min;
+    base.max = argument.max != ~uint64_t{0} ? argument.max : argument.min + 0xFFFF;
+    base.number = argument.kind == Kind::kFraction ? Number::kFraction
+                  : base.max > 1024                ? Number::kHex
+                                                   : Number::kDecimal;
+  }
+  std::vector<InjectTemplate> bases{base};
+  if (choice) {
+    const emulator::InjectArgument& named = form.arguments[*choice];
+    bases.clear();
+    for (size_t c = 0; c < named.choices.size() && c < kMaxChoices; ++c) {
+      bases.push_back(base);
+      bases.back().args[*choice] = named.choices[c];
+    }
+  }
+  for (const InjectTemplate& made : bases) {
+    out.push_back(made);
+    for (size_t i = made.args.size(); i < form.arguments.size(); ++i) {
+      const emulator::InjectArgument& optional = form.arguments[i];
+      bool alone = i + 1 == form.arguments.size() || form.arguments[i + 1].optional;
+      if (!optional.optional || optional.kind != Kind::kChoice || !alone) continue;
+      for (size_t c = 0; c < optional.choices.size() && c < kMaxChoices; ++c) {
+        out.push_back(made);
+        out.back().args.push_back(optional.choices[c]);
       }
     }
-  } else if (kind == "oa-unit") {
-    for (const char* signal : {"gpu-busy", "eu-active", "eu-stall", "threads", "pixels", "samplers", "gpu-clocks"}) {
-      out.push_back({"oa-load", {signal, "0"}, 1, Number::kFraction, 0, 1000});
-    }
-    out.push_back({"gpu-freq", {"1"}, 0, Number::kDecimal, 1, 10'000});
-    out.push_back({"mi-rpc", {"0x100000", "0"}, 1, Number::kHex, 0, 0xFFFFFFFF});
-    out.push_back({"ctx-switch", {"0"}, 0, Number::kHex, 0, 0xFF});
-    out.push_back({"ctx-switch", {"idle"}});
-  } else if (kind == "pci-config") {
-    out.push_back({"pci-request", {"0"}});
-    out.push_back({"pci-request", {"1"}});
-  } else if (kind == "forcewake") {
-    out.push_back({"forcewake-latency", {"0"}, 0, Number::kDecimal, 0, 100'000});
   }
   return out;
 }
-
 }  // namespace
 
 void FillInjectArgs(const InjectTemplate& choice, uint64_t number, std::vector<std::string>& args) {
@@ -71,15 +112,15 @@ void FillInjectArgs(const InjectTemplate& choice, uint64_t number, std::vector<s
 std::vector<InjectTemplate> BuildInjectMenu(emulator::Device& device) {
   std::vector<InjectTemplate> menu;
   std::vector<std::string> args;
-  for (const auto& program : device.model().behaviours()) {
-    std::vector<InjectTemplate> candidates = Candidates(*program);
+  for (const emulator::DeclaredInject& declared : emulator::DeclaredInjects(device.model())) {
+    std::vector<InjectTemplate> candidates = Candidates(declared.form);
     for (InjectTemplate& candidate : candidates) {
       // Accepted at both ends of its range: then every number in it is.
       FillInjectArgs(candidate, 0, args);
       if (!device.Inject(candidate.verb, args).empty()) continue;
       FillInjectArgs(candidate, candidate.max - candidate.min, args);
       if (!device.Inject(candidate.verb, args).empty()) continue;
-      // One template per shape: of classic-iir's bit ranges, the widest accepted (tried first).
+      // One template per shape (a verb's forms may repeat one).
       auto shape = [](const InjectTemplate& t) {
         std::string key = t.verb;
         for (size_t i = 0; i < t.args.size(); ++i) key += " " + (i == t.number_arg && t.number != Number::kNone ? "#" : t.args[i]);

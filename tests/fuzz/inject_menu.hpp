@@ -2,7 +2,8 @@
 // The hardware-side events access_fuzz may inject into a device: every
 // `inject` command its behaviours accept, as templates with at most one
 // number the fuzzer chooses (an IIR bit, an engine's 16 data bits, a GPU
-// frequency). Built once per database by offering each candidate to a
+// frequency), made from the forms the behaviours declare
+// (emulator/inject_forms.hpp). Built once per database by offering each candidate to a
 // device and keeping those it accepts, so an input never spends an
 // operation on a refused inject.
 #include <cstdint>
