@@ -7,11 +7,12 @@
 #include <string>
 #include <utility>
 
+#include "regemu/regdb/wide_math.hpp"
+
 namespace regemu::regdb {
 namespace {
 
-// -Wpedantic: __int128 is a GCC/Clang extension, which both compilers we build with have.
-__extension__ typedef unsigned __int128 U128;
+using U128 = Uint128;
 
 constexpr U128 kMax64 = ~uint64_t{0};
 

@@ -9,11 +9,11 @@
 #include <cstdint>
 
 #include "regemu/regdb/tick_rate.hpp"
+#include "regemu/regdb/wide_math.hpp"
 
 namespace regemu::emulator {
 
-// -Wpedantic: __int128 is a GCC/Clang extension, which both compilers we build with have.
-__extension__ typedef unsigned __int128 U128;
+using U128 = regdb::Uint128;
 
 class CounterClock {
  public:

@@ -54,7 +54,7 @@ void OaWorkload::Rebuild() {
   active_.clear();
   if (!counting_) return;
   for (const regdb::OaCounterSource& source : config_->sources) {
-    OaU128 micros = static_cast<OaU128>(rates_[source.signal]) * source.scale_micros / kMicros;
+    regdb::Uint128 micros = static_cast<regdb::Uint128>(rates_[source.signal]) * source.scale_micros / kMicros;
     if (source.per_eu) micros *= config_->eu_count();
     if (micros == 0) continue;
     active_.push_back({static_cast<uint16_t>(OaCounterSlot(*config_, source.bank, source.index)),

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "regemu/regdb/behaviour_configs/oa_unit.hpp"
+#include "regemu/regdb/wide_math.hpp"
 
 namespace regemu::emulator {
 
@@ -28,15 +29,6 @@ struct OaSample {
 // The slot of counter `index` of `bank`.
 unsigned OaCounterSlot(const regdb::OaUnitConfig& config, regdb::OaCounterBank bank, unsigned index);
 
-__extension__ typedef unsigned __int128 OaU128;  // products of ns, MHz and millionths
-
-// a x b / d, exact; 64-bit arithmetic while the product fits (the common
-// case: a 128-bit division is a library call, several times slower).
-inline uint64_t OaMulDiv(uint64_t a, uint64_t b, uint64_t d) {
-  uint64_t product;
-  if (!__builtin_mul_overflow(a, b, &product)) return product / d;
-  return static_cast<uint64_t>(static_cast<OaU128>(a) * b / d);
-}
 
 class OaWorkload {
  public:
@@ -74,11 +66,11 @@ class OaWorkload {
   uint64_t base(unsigned slot) const { return bases_[slot]; }
   uint64_t SegmentClocksAt(uint64_t t_ns) const { return ClocksSince(std::max(t_ns, segment_start_ns_)); }
   uint64_t GpuTicksAt(uint64_t t_ns) const { return segment_ticks_ + SegmentClocksAt(t_ns); }
-  static uint64_t Events(uint64_t micros, uint64_t clocks) { return OaMulDiv(micros, clocks, 1'000'000); }
+  static uint64_t Events(uint64_t micros, uint64_t clocks) { return regdb::MulDiv(micros, clocks, 1'000'000); }
 
  private:
   // GPU clocks in [segment start, t): MHz x ns / 1000.
-  uint64_t ClocksSince(uint64_t t_ns) const { return OaMulDiv(t_ns - segment_start_ns_, mhz_, 1000); }
+  uint64_t ClocksSince(uint64_t t_ns) const { return regdb::MulDiv(t_ns - segment_start_ns_, mhz_, 1000); }
   void StartSegment(uint64_t now_ns);  // folds the running segment into the bases
   void Rebuild();                      // the active counters from rates and counting
 
