@@ -289,7 +289,7 @@ class Parser {
   bool ParseLet(ScriptCommand& command) {
     const Token* name = Need(1, "NAME");
     if (!name) return false;
-    if (!IsName(name->text)) {
+    if (!IsScriptName(name->text)) {
       ErrorAt(name->column, "'" + std::string(name->text) +
                                 "' is not a name (a letter or '_', then letters, digits or '_'; "
                                 "write spaces around '=')");
@@ -354,12 +354,6 @@ class Parser {
     slot_names_.push_back(name);
     bindings_[name] = ScriptBinding{type, std::nullopt, slot};
     return slot;
-  }
-
-  static bool IsName(std::string_view text) {
-    auto start = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
-    if (text.empty() || !start(text[0])) return false;
-    return std::all_of(text.begin(), text.end(), [&](char c) { return start(c) || (c >= '0' && c <= '9'); });
   }
 
   // The expression at token `next`; reported and none when it is not one.

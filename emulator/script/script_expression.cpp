@@ -325,4 +325,8 @@ std::string FormatScriptValue(uint64_t value, ScriptValueType type) {
   return regdb::Hex(value) + " (" + std::to_string(value) + ")";
 }
 
+bool IsScriptName(std::string_view text) {
+  return !text.empty() && IsNameStart(text[0]) && std::all_of(text.begin(), text.end(), IsNameByte);
+}
+
 }  // namespace regemu::emulator

@@ -85,4 +85,8 @@ std::optional<uint64_t> EvaluateScriptExpression(const ScriptExpression& express
 // A value as `print` shows it: "0x2a (42)" or "40ns".
 std::string FormatScriptValue(uint64_t value, ScriptValueType type);
 
+// Whether `text` is a name an expression reads (C's identifiers): what
+// `let` may bind.
+bool IsScriptName(std::string_view text);
+
 }  // namespace regemu::emulator
