@@ -12,9 +12,7 @@
 namespace regemu::regdb {
 namespace {
 
-using U128 = Uint128;
-
-constexpr U128 kMax64 = ~uint64_t{0};
+constexpr Uint128 kMax64 = ~uint64_t{0};
 
 // A number as written, mantissa * 10^-decimals: "19.2" is {192, 1}.
 struct Decimal {
@@ -80,24 +78,24 @@ std::variant<std::pair<Decimal, uint64_t>, NumberError> ParseWithUnit(std::strin
   return NumberError{"expected " + std::string(expected) + ", got '" + std::string(text) + "'"};
 }
 
-U128 Gcd(U128 a, U128 b) {
+Uint128 Gcd(Uint128 a, Uint128 b) {
   while (b != 0) {
-    U128 r = a % b;
+    Uint128 r = a % b;
     a = b;
     b = r;
   }
   return a;
 }
 
-U128 PowerOfTen(unsigned exponent) {
-  U128 value = 1;
+Uint128 PowerOfTen(unsigned exponent) {
+  Uint128 value = 1;
   for (unsigned i = 0; i < exponent; ++i) value *= 10;
   return value;
 }
 
 // num/den in lowest terms, or nothing when either needs more than 64 bits.
-std::optional<TickRate> Reduced(U128 num, U128 den) {
-  U128 gcd = Gcd(num, den);
+std::optional<TickRate> Reduced(Uint128 num, Uint128 den) {
+  Uint128 gcd = Gcd(num, den);
   num /= gcd;
   den /= gcd;
   if (num > kMax64 || den > kMax64) return std::nullopt;
@@ -122,7 +120,7 @@ std::variant<TickRate, NumberError> ParseTickPeriod(std::string_view text) {
   }
   // A period of P fs is 10^6 / P ticks per ns; P = mantissa * fs / 10^decimals.
   // Every factor is below 10^20 * 10^15, inside 128 bits.
-  auto rate = Reduced(PowerOfTen(6 + number.decimals), U128{number.mantissa} * fs);
+  auto rate = Reduced(PowerOfTen(6 + number.decimals), Uint128{number.mantissa} * fs);
   if (!rate) {
     return NumberError{"period '" + std::string(text) +
                        "' cannot be represented exactly (its ticks per ns, as a fraction, need more than 64 bits: "
@@ -141,7 +139,7 @@ std::variant<TickRate, NumberError> ParseTickFrequency(std::string_view text) {
     return NumberError{"a counter frequency must be above 0Hz, got '" + std::string(text) + "'"};
   }
   // F Hz is F / 10^9 ticks per ns; F = mantissa * hz / 10^decimals.
-  auto rate = Reduced(U128{number.mantissa} * hz, PowerOfTen(9 + number.decimals));
+  auto rate = Reduced(Uint128{number.mantissa} * hz, PowerOfTen(9 + number.decimals));
   if (!rate) {
     return NumberError{"frequency '" + std::string(text) +
                        "' cannot be represented exactly (its ticks per ns, as a fraction, need more than 64 bits: "

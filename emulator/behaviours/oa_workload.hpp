@@ -29,7 +29,6 @@ struct OaSample {
 // The slot of counter `index` of `bank`.
 unsigned OaCounterSlot(const regdb::OaUnitConfig& config, regdb::OaCounterBank bank, unsigned index);
 
-
 class OaWorkload {
  public:
   explicit OaWorkload(const regdb::OaUnitConfig& config);

@@ -17,24 +17,38 @@ using Kind = emulator::InjectArgument::Kind;
 // Choices of one argument tried, at most: an event catalog holds thousands.
 constexpr size_t kMaxChoices = 64;
 
-std::string Decimal(uint64_t n) { return std::to_string(n); }
+// `n` as an inject argument in `style` (a fraction's n in thousandths).
+std::string NumberText(Number style, uint64_t n) {
+  std::array<char, 32> text{};
+  switch (style) {
+    case Number::kNone: break;
+    case Number::kDecimal: std::snprintf(text.data(), text.size(), "%llu", static_cast<unsigned long long>(n)); break;
+    case Number::kHex: std::snprintf(text.data(), text.size(), "0x%llx", static_cast<unsigned long long>(n)); break;
+    case Number::kFraction:
+      std::snprintf(text.data(), text.size(), "%llu.%03llu", static_cast<unsigned long long>(n / 1000),
+                    static_cast<unsigned long long>(n % 1000));
+      break;
+  }
+  return text.data();
+}
 
 // The text of `argument` at its smallest.
 std::string Smallest(const emulator::InjectArgument& argument) {
   switch (argument.kind) {
     case Kind::kWord: return argument.text;
     case Kind::kChoice: return argument.choices.empty() ? "" : argument.choices.front();
-    case Kind::kFraction: return Decimal(argument.min / 1000) + "." + std::to_string(1000 + argument.min % 1000).substr(1);
+    case Kind::kFraction: return NumberText(Number::kFraction, argument.min);
     case Kind::kDuration: return "1us";
     case Kind::kNumber:
-    case Kind::kBytes: return Decimal(argument.min);
+    case Kind::kBytes: return NumberText(Number::kDecimal, argument.min);
   }
   return "";
 }
 
 // Templates for one declared form (emulator/inject_forms.hpp): its required
-// arguments at their smallest, one number chosen by the fuzzer, one template per choice of a named argument (an engine, an
-// event, on|off), and one more per choice of an optional choice alone.
+// arguments at their smallest, one number chosen by the fuzzer, one
+// template per choice of a named argument (an engine, an event, on|off),
+// and one more per choice of an optional choice alone.
 std::vector<InjectTemplate> Candidates(const emulator::InjectForm& form) {
   std::vector<InjectTemplate> out;
   InjectTemplate base{form.verb, {}, 0, Number::kNone, 0, 0};
@@ -95,18 +109,7 @@ void FillInjectArgs(const InjectTemplate& choice, uint64_t number, std::vector<s
   for (size_t i = 0; i < args.size(); ++i) args[i].assign(choice.args[i]);
   if (choice.number == Number::kNone) return;
   uint64_t span = choice.max - choice.min + 1;  // max < 2^64 - 1 for every template
-  uint64_t n = choice.min + number % span;
-  std::array<char, 32> text{};
-  switch (choice.number) {
-    case Number::kNone: break;
-    case Number::kDecimal: std::snprintf(text.data(), text.size(), "%llu", static_cast<unsigned long long>(n)); break;
-    case Number::kHex: std::snprintf(text.data(), text.size(), "0x%llx", static_cast<unsigned long long>(n)); break;
-    case Number::kFraction:
-      std::snprintf(text.data(), text.size(), "%llu.%03llu", static_cast<unsigned long long>(n / 1000),
-                    static_cast<unsigned long long>(n % 1000));
-      break;
-  }
-  args[choice.number_arg].assign(text.data());
+  args[choice.number_arg] = NumberText(choice.number, choice.min + number % span);
 }
 
 std::vector<InjectTemplate> BuildInjectMenu(emulator::Device& device) {
