@@ -55,13 +55,27 @@ enum class SpaceAccess : uint8_t {
 
 inline constexpr uint32_t kNoBehaviour = ~uint32_t{0};
 
+// How a script's `poll` treats an event on the queue (BehaviourContext::
+// Schedule). A bare `step` and Device::next_event_ns reach every event.
+enum class PollWait : uint8_t {
+  // The wait between two reads ends at the event's instant, so the read
+  // after it sees what the event did: an instant the database states (a
+  // delayed action's `after:`, a counter's match).
+  kEndsAtEvent,
+  // The poll keeps its own interval: the event stands for a hardware
+  // latency no source gives (a force-wake ack), which a script's timing
+  // must not hinge on.
+  kKeepsInterval,
+};
+
 // What a behaviour may do to its device: backdoor access, time, the
-// interrupt output, and reporting rule breaches.
+// interrupt output, and reporting rule breaches. Only the device makes
+// contexts, one per behaviour, and hands each to its behaviour's hooks: a
+// context is valid for the call it is passed to (keep no pointer to it),
+// and everything it returns by reference (model(), a register's model) lives
+// as long as the device's Model.
 class BehaviourContext {
  public:
-  // `self`: the index (Model::behaviours()) of the behaviour being called.
-  BehaviourContext(Device& device, uint32_t self);
-
   const Model& model() const { return model_; }
   uint64_t now_ns() const;
   uint64_t Peek(RegisterId reg) const { return values_[Checked(reg)]; }
@@ -146,8 +160,9 @@ class BehaviourContext {
   // it gets there (a step, an access's cost, a poll). Events due at one
   // instant fire in the order they were scheduled; a delay of 0 fires at the
   // next advance of the clock. Returns the event's id, for Cancel. The queue
-  // is part of snapshots and emptied by reset.
-  uint64_t Schedule(uint64_t delay_ns, uint64_t tag);
+  // is part of snapshots and emptied by reset. `poll` says whether a
+  // script's poll waiting across it reads at its instant (PollWait).
+  uint64_t Schedule(uint64_t delay_ns, uint64_t tag, PollWait poll = PollWait::kEndsAtEvent);
   // Removes a pending event of this behaviour; false when it already fired,
   // was cancelled, or is another behaviour's.
   bool Cancel(uint64_t id);

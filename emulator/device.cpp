@@ -236,6 +236,17 @@ std::optional<uint64_t> Device::next_event_ns() const {
   return events_.front().due_ns;
 }
 
+std::optional<uint64_t> Device::next_poll_stop_ns() const {
+  Guard guard(*this);
+  // A scan, not the heap's top: the queue holds a handful of events, and
+  // only a poll's wait asks.
+  std::optional<uint64_t> due;
+  for (const PendingEvent& event : events_) {
+    if (event.poll == PollWait::kEndsAtEvent && (!due || event.due_ns < *due)) due = event.due_ns;
+  }
+  return due;
+}
+
 size_t Device::pending_events() const {
   Guard guard(*this);
   return events_.size();
@@ -517,8 +528,6 @@ uint64_t Device::access_count() const {
 
 // ------------------------------------------------------------ BehaviourContext
 
-BehaviourContext::BehaviourContext(Device& device, uint32_t self)
-    : BehaviourContext(device, *device.model_, self, device.values_) {}
 uint64_t BehaviourContext::now_ns() const { return device_.now_ns_; }
 void BehaviourContext::SyncViews(RegisterId reg) { device_.SyncViews(reg); }
 void BehaviourContext::ThrowBadRegister(RegisterId reg) {
@@ -550,8 +559,8 @@ bool BehaviourContext::Signal(std::string_view verb, std::span<const std::string
   }
   return taken;
 }
-uint64_t BehaviourContext::Schedule(uint64_t delay_ns, uint64_t tag) {
-  return ContextFastPath::Schedule(*this, delay_ns, tag);
+uint64_t BehaviourContext::Schedule(uint64_t delay_ns, uint64_t tag, PollWait poll) {
+  return ContextFastPath::Schedule(*this, delay_ns, tag, poll);
 }
 bool BehaviourContext::Cancel(uint64_t id) { return ContextFastPath::Cancel(*this, id); }
 void BehaviourContext::ReadMemory(SpaceId space, uint64_t offset, std::span<uint8_t> out) const {

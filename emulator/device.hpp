@@ -97,6 +97,7 @@ struct PendingEvent {
   uint64_t id = 0;
   uint64_t tag = 0;
   uint32_t behaviour = 0;
+  PollWait poll = PollWait::kEndsAtEvent;
 };
 
 // The whole mutable state of a device, for Restore().
@@ -174,9 +175,12 @@ class Device {
   void Advance(uint64_t ns);
   uint64_t now_ns() const;
   // When the earliest pending event of the queue is due (a delayed action, a
-  // counter match), or nothing when the queue is empty: `step` with no
-  // duration goes there, and a poll's wait stops there.
+  // counter match, a force-wake ack), or nothing when the queue is empty:
+  // `step` with no duration goes there.
   std::optional<uint64_t> next_event_ns() const;
+  // When the earliest event a script's poll reads at is due (PollWait::
+  // kEndsAtEvent): a poll's wait between reads stops there.
+  std::optional<uint64_t> next_poll_stop_ns() const;
   size_t pending_events() const;
 
   // Power-on values, write-once bits cleared, behaviours reset. Time goes on.
@@ -322,7 +326,7 @@ class Device {
   // Moves the clock to `to` (>= now), running every behaviour's OnClock.
   void ClockTo(uint64_t to);
   // Defined in device_internal.hpp: inline where a built-in kind schedules.
-  inline uint64_t ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, uint64_t tag);
+  inline uint64_t ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, uint64_t tag, PollWait poll);
   inline bool CancelLocked(uint32_t behaviour, uint64_t id);
   // Checks a bulk memory access (ReadMemory, WriteMemory, BehaviourContext).
   MemoryStore& MemoryAt(SpaceId space, uint64_t offset, size_t size);

@@ -46,10 +46,10 @@ inline constexpr auto kLater = [](const PendingEvent& a, const PendingEvent& b) 
 
 // Inline: a reaction that starts or cancels a delayed action does so on
 // the write path of the register that triggers it (ContextFastPath).
-inline uint64_t Device::ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, uint64_t tag) {
+inline uint64_t Device::ScheduleLocked(uint32_t behaviour, uint64_t delay_ns, uint64_t tag, PollWait poll) {
   uint64_t due = delay_ns > ~uint64_t{0} - now_ns_ ? ~uint64_t{0} : now_ns_ + delay_ns;
   uint64_t id = next_event_id_++;
-  PendingEvent event{due, id, tag, behaviour};
+  PendingEvent event{due, id, tag, behaviour, poll};
   // std::push_heap's sift-up, written out: the library's generic one moves
   // the new event through a temporary and costs a write twice as much.
   events_.push_back(event);
@@ -92,8 +92,9 @@ inline bool Device::CancelLocked(uint32_t behaviour, uint64_t id) {
 // write of its register); behaviours outside the library call the
 // context's own (out of line, the same code).
 struct ContextFastPath {
-  static uint64_t Schedule(BehaviourContext& context, uint64_t delay_ns, uint64_t tag) {
-    return context.device_.ScheduleLocked(context.self_, delay_ns, tag);
+  static uint64_t Schedule(BehaviourContext& context, uint64_t delay_ns, uint64_t tag,
+                           PollWait poll = PollWait::kEndsAtEvent) {
+    return context.device_.ScheduleLocked(context.self_, delay_ns, tag, poll);
   }
   static bool Cancel(BehaviourContext& context, uint64_t id) { return context.device_.CancelLocked(context.self_, id); }
   // Removes every pending event of this behaviour whose tag `matches` (a

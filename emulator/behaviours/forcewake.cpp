@@ -7,6 +7,12 @@
 // it awake. The gate refuses accesses to a range whose domains are not all
 // awake; writes to `shadowed` registers pass. The request and ack registers
 // themselves are never gated (i915 touches them with raw accesses).
+//
+// Each ack is an event on the device's queue, so a bare `step` (or
+// Device::next_event_ns) reaches it. The latency is the model's stand-in,
+// no source gives the hardware's wake time, so a script's poll keeps its own
+// interval across it (PollWait::kKeepsInterval): what a poll loop sees
+// depends on the loop, not on the invented number.
 #include <algorithm>
 #include <deque>
 #include <optional>
@@ -97,17 +103,18 @@ class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour> {
         // next get's would put the domain to sleep while it is held).
         if (!pending_.empty()) due = std::max(due, pending_.back().due_ns);
         pending_.push_back({due, d, after & kRequestBits});
+        // Events due at one instant fire in the order they were scheduled,
+        // so each event is the front of pending_ when it fires.
+        context.Schedule(due - now, 0, PollWait::kKeepsInterval);
       }
       return;
     }
   }
 
-  void OnClock(BehaviourContext& context, uint64_t, uint64_t to_ns) override {
-    // Due times never decrease along the queue (AfterWrite), so due ones are at the front.
-    while (!pending_.empty() && pending_.front().due_ns <= to_ns) {
-      SetAck(context, pending_.front().domain, pending_.front().value);
-      pending_.pop_front();
-    }
+  void OnTimer(BehaviourContext& context, uint64_t) override {
+    if (pending_.empty()) return;  // the queue and pending_ are restored and reset together
+    SetAck(context, pending_.front().domain, pending_.front().value);
+    pending_.pop_front();
   }
 
   std::optional<AccessRefusal> CheckAccess(BehaviourContext& context, uint32_t tag, uint64_t offset, unsigned,

@@ -367,7 +367,7 @@ class Runner {
       uint64_t wait = std::min(interval > spent ? interval - spent : 0, timeout - elapsed);
       // An event due sooner (a delayed action setting the bit polled for)
       // ends the wait at its instant: the read after it sees it exactly.
-      if (std::optional<uint64_t> due = device_.next_event_ns(); due && *due > now && *due - now < wait) {
+      if (std::optional<uint64_t> due = device_.next_poll_stop_ns(); due && *due > now && *due - now < wait) {
         wait = *due - now;
       }
       if (wait != 0 && !Advance(command, wait)) break;

@@ -113,6 +113,39 @@ TEST(ForcewakeBehaviourTest, AckFollowsAfterLatency) {
   EXPECT_EQ(fw.Read("FW_ACK_RENDER"), 0u);
 }
 
+// Each ack is an event on the device's queue: the next event is due at the
+// ack's instant, and going there shows it. A script's poll keeps its own
+// interval across it (PollWait::kKeepsInterval), so it is no poll stop.
+TEST(ForcewakeBehaviourTest, AcksAreEventsOnTheDevicesQueue) {
+  Fw fw{ForcewakeDevice()};
+  fw.device->Advance(1000);
+  fw.Write("FW_RENDER", kGet);
+  EXPECT_EQ(fw.device->next_event_ns(), 1500u);
+  EXPECT_EQ(fw.device->pending_events(), 1u);
+  EXPECT_EQ(fw.device->next_poll_stop_ns(), std::nullopt);
+  fw.device->Advance(*fw.device->next_event_ns() - fw.device->now_ns());
+  EXPECT_EQ(fw.Read("FW_ACK_RENDER"), 1u);
+  EXPECT_EQ(fw.device->next_event_ns(), std::nullopt);
+
+  // A snapshot holds an ack in flight; restored, it comes at its instant.
+  fw.Write("FW_RENDER", kPut);
+  DeviceSnapshot snapshot = fw.device->Snapshot();
+  fw.device->Advance(500);
+  EXPECT_EQ(fw.Peek("FW_ACK_RENDER"), 0u);
+  fw.device->Restore(snapshot);
+  EXPECT_EQ(fw.Peek("FW_ACK_RENDER"), 1u);
+  EXPECT_EQ(fw.device->next_event_ns(), 2000u);
+  fw.device->Advance(500);
+  EXPECT_EQ(fw.Peek("FW_ACK_RENDER"), 0u);
+
+  // Reset drops an ack in flight with the queue.
+  fw.Write("FW_RENDER", kGet);
+  fw.device->Reset();
+  EXPECT_EQ(fw.device->pending_events(), 0u);
+  fw.device->Advance(500);
+  EXPECT_EQ(fw.Peek("FW_ACK_RENDER"), 0u);
+}
+
 TEST(ForcewakeBehaviourTest, ZeroLatencyAcksAtOnce) {
   Fw fw{ForcewakeDevice("0ns")};
   fw.Write("FW_RENDER", kGet);

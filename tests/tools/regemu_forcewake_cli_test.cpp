@@ -54,6 +54,18 @@ TEST(RegemuForcewakeCli, AccessBeforeTheAckFails) {
   EXPECT_THAT(lenient.out, HasSubstr("violation (recorded, not failing): forcewake"));
 }
 
+// yaml/icl: an ack is an event on the device's queue, so a bare `step`
+// after a get or a put goes to it (500ns later); a poll keeps its interval
+// (50ms / 10000 reads), reading the ack at 5000ns, not at its instant.
+TEST(RegemuForcewakeCli, IceLakeStepReachesTheAck) {
+  RunResult r = RunRegemu("run yaml/icl tests/scripts/icl_forcewake_step.script");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, AllOf(HasSubstr("expect32 mmio 0xd84 0x00000001  # t=500ns"),
+                           HasSubstr("expect32 mmio 0xd84 0x00000000  # t=1000ns"),
+                           HasSubstr("expect32 mmio 0x9140 0x000e00fa  # t=6000ns"),
+                           HasSubstr("PASS tests/scripts/icl_forcewake_step.script: ")));
+}
+
 // yaml/icl's Gen11 domains: each engine's ring registers wait for their own
 // domain, RING_TAIL writes are shadowed, uncore registers are never gated.
 TEST(RegemuForcewakeCli, IceLakeDomainsGateEachEngineUntilItsGet) {
