@@ -12,7 +12,8 @@
 # script, fragment and initramfs packer (share/regemu/uml), the docs the tool's --help
 # points at, LICENSE, CHANGELOG.md, CONTRIBUTING.md and the user guide
 # (docs/) under share/doc/regemu, the examples a driver project builds from
-# (a behaviour kind of its own: share/regemu/examples/nvme_plugin), and
+# (a behaviour kind of its own: share/regemu/examples/nvme_plugin, and the
+# skeleton to copy, share/regemu/examples/kind_skeleton), and
 # the package files: regemuConfig.cmake (with regemu_add_device,
 # regemu_add_plugin, regemu_DATABASE_DIR and regemu_EXAMPLES_DIR) and
 # regemu.pc (with the variables yamldir and docdir).
@@ -47,6 +48,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/tools/uml/ DESTINATION ${CMAKE_INSTALL_D
 # The kind's sources, its overlay database, script and test, without the
 # build file of regemu's own build (tests/consumer shows a project's).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/nvme_plugin DESTINATION ${REGEMU_INSTALL_EXAMPLES_DIR}
+  PATTERN CMakeLists.txt EXCLUDE)
+# The kind skeleton of docs/extending.md, to copy: one source, its database, its script.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/kind_skeleton DESTINATION ${REGEMU_INSTALL_EXAMPLES_DIR}
   PATTERN CMakeLists.txt EXCLUDE)
 # The license (Apache-2.0 asks that it travel with the work), what changed,
 # and how to contribute, beside the README.
