@@ -1,5 +1,7 @@
 #include "regemu/emulator/inject_forms.hpp"
 
+#include <cstdio>
+
 #include "regemu/emulator/behaviour.hpp"
 #include "regemu/emulator/model.hpp"
 
@@ -50,6 +52,37 @@ std::string InjectUsage(const InjectForm& form) {
   }
   add(Sequence(arguments, to, arguments.size()));
   return usage;
+}
+
+std::optional<std::string> SmallestArgument(const InjectArgument& argument) {
+  using Kind = InjectArgument::Kind;
+  switch (argument.kind) {
+    case Kind::kWord: return argument.text;
+    case Kind::kChoice:
+      if (argument.choices.empty()) return std::nullopt;
+      return argument.choices.front();
+    case Kind::kDuration: return "1us";
+    case Kind::kFraction: {
+      char text[32];
+      std::snprintf(text, sizeof text, "%llu.%03llu", static_cast<unsigned long long>(argument.min / 1000),
+                    static_cast<unsigned long long>(argument.min % 1000));
+      return std::string(text);
+    }
+    case Kind::kNumber:
+    case Kind::kBytes: return std::to_string(argument.min);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<std::string>> SmallestArguments(const InjectForm& form) {
+  std::vector<std::string> args;
+  for (const InjectArgument& argument : form.arguments) {
+    if (argument.optional) break;  // optional groups come last
+    std::optional<std::string> smallest = SmallestArgument(argument);
+    if (!smallest) return std::nullopt;
+    args.push_back(std::move(*smallest));
+  }
+  return args;
 }
 
 std::vector<DeclaredInject> DeclaredInjects(const Model& model) {

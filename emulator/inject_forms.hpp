@@ -9,6 +9,7 @@
 // space, stay its own).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,6 +53,8 @@ struct InjectArgument {
     optional = true;
     return std::move(*this);
   }
+  // A number from `min` to `max`: kNumber, kFraction (in thousandths), kBytes.
+  bool ranged() const { return kind == Kind::kNumber || kind == Kind::kFraction || kind == Kind::kBytes; }
 };
 
 struct InjectForm {
@@ -67,6 +70,16 @@ struct InjectForm {
 // What a script line of the form looks like: "irq ENGINE DATA",
 // "event NAME COUNT [se S] [instance I]", "serial_in BYTES...".
 std::string InjectUsage(const InjectForm& form);
+
+// An argument at its smallest, as a script writes it: the word, the first
+// choice, the least number (a fraction as 0.250), 1us. Nothing for a choice
+// the table leaves open (a name only a test knows, pm4's memory space).
+std::optional<std::string> SmallestArgument(const InjectArgument& argument);
+
+// The form's required arguments at their smallest, what repeats once and
+// optional groups left off: a line every behaviour declaring the form must
+// take. Nothing when one argument has no smallest.
+std::optional<std::vector<std::string>> SmallestArguments(const InjectForm& form);
 
 // One inject form with the behaviour that declares it.
 struct DeclaredInject {

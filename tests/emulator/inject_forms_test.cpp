@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,33 +51,33 @@ TEST(InjectUsage, ShowsRepeatedArgumentsAndWhatFollowsThem) {
   EXPECT_EQ(InjectUsage(none), "line_break");
 }
 
+// A form at its smallest: each required argument's least value, what
+// repeats once, optional groups left off; nothing for an open choice.
+TEST(SmallestArguments, TakeEachRequiredArgumentAtItsLeast) {
+  InjectForm event{"event",
+                   {Argument::Choice("NAME", {"cycles", "refs"}), Argument::Number("COUNT", 3, 9),
+                    Argument::Word("se").Optional(), Argument::Number("S")},
+                   0, 0, ""};
+  EXPECT_EQ(SmallestArguments(event), (std::vector<std::string>{"cycles", "3"}));
+  InjectForm pairs{"oa-load", {Argument::Choice("SIGNAL", {"gpu-busy"}), Argument::Fraction("VALUE", 1000)}, 0, 2, ""};
+  EXPECT_EQ(SmallestArguments(pairs), (std::vector<std::string>{"gpu-busy", "0.000"}));
+  InjectForm input{"sin", {Argument::Bytes("BYTES", 0xFF), Argument::Word("every").Optional(), Argument::Duration("D")},
+                   0, 1, ""};
+  EXPECT_EQ(SmallestArguments(input), (std::vector<std::string>{"0"}));
+  EXPECT_EQ(SmallestArgument(Argument::Duration("D")), "1us");
+  EXPECT_EQ(SmallestArgument(Argument::Word("push")), "push");
+  InjectForm open{"dma", {Argument::Choice("SPACE", {}), Argument::Number("AT")}, 0, 0, ""};
+  EXPECT_EQ(SmallestArguments(open), std::nullopt);
+  EXPECT_TRUE(Argument::Fraction("F", 1000).ranged());
+  EXPECT_FALSE(Argument::Duration("D").ranged());
+}
+
 using testing_support::ShippedDatabases;
 
 std::shared_ptr<const Model> CompileShipped(const std::string& name) {
   regdb::LoadedDatabase loaded = regdb::LoadAndCheck(fs::path(REGEMU_SOURCE_DIR) / "yaml" / name);
   if (loaded.diagnostics.has_errors()) return nullptr;
   return std::shared_ptr<const Model>(Compile(loaded.database).model);
-}
-
-// The form's arguments at their smallest: the first choice, the least
-// number, one entry of what repeats, optional groups left off. False when
-// an argument names what only a test knows (pm4's memory space).
-bool Smallest(const InjectForm& form, std::vector<std::string>& args) {
-  for (const InjectArgument& argument : form.arguments) {
-    if (argument.optional) break;
-    switch (argument.kind) {
-      case InjectArgument::Kind::kWord: args.push_back(argument.text); break;
-      case InjectArgument::Kind::kChoice:
-        if (argument.choices.empty()) return false;
-        args.push_back(argument.choices.front());
-        break;
-      case InjectArgument::Kind::kDuration: args.push_back("1us"); break;
-      case InjectArgument::Kind::kFraction:
-      case InjectArgument::Kind::kNumber:
-      case InjectArgument::Kind::kBytes: args.push_back(std::to_string(argument.min)); break;
-    }
-  }
-  return true;
 }
 
 class DeclaredInjectsTest : public ::testing::TestWithParam<std::string> {};
@@ -87,11 +88,11 @@ TEST_P(DeclaredInjectsTest, EveryDeclaredFormIsTakenAndNothingElse) {
   DeviceOptions options;
   options.policy = ViolationPolicy::Lenient();  // an inject may break a rule (mi-rpc with OA off)
   for (const DeclaredInject& declared : DeclaredInjects(*model)) {
-    std::vector<std::string> args;
-    if (!Smallest(declared.form, args)) continue;
+    std::optional<std::vector<std::string>> args = SmallestArguments(declared.form);
+    if (!args) continue;  // a name only a test knows
     Device device(model, options);
-    EXPECT_EQ(device.Inject(declared.form.verb, args), "") << "inject " << InjectUsage(declared.form) << " as "
-                                                           << ::testing::PrintToString(args);
+    EXPECT_EQ(device.Inject(declared.form.verb, *args), "") << "inject " << InjectUsage(declared.form) << " as "
+                                                            << ::testing::PrintToString(*args);
   }
   Device device(model, options);
   EXPECT_THAT(device.Inject("no-such-verb", {}), HasSubstr("no behaviour"));

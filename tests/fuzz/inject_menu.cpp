@@ -32,19 +32,6 @@ std::string NumberText(Number style, uint64_t n) {
   return text.data();
 }
 
-// The text of `argument` at its smallest.
-std::string Smallest(const emulator::InjectArgument& argument) {
-  switch (argument.kind) {
-    case Kind::kWord: return argument.text;
-    case Kind::kChoice: return argument.choices.empty() ? "" : argument.choices.front();
-    case Kind::kFraction: return NumberText(Number::kFraction, argument.min);
-    case Kind::kDuration: return "1us";
-    case Kind::kNumber:
-    case Kind::kBytes: return NumberText(Number::kDecimal, argument.min);
-  }
-  return "";
-}
-
 // Templates for one declared form (emulator/inject_forms.hpp): its required
 // arguments at their smallest, one number chosen by the fuzzer, one
 // template per choice of a named argument (an engine, an event, on|off),
@@ -55,9 +42,10 @@ std::vector<InjectTemplate> Candidates(const emulator::InjectForm& form) {
   std::optional<size_t> choice;  // the argument whose choices make templates
   for (const emulator::InjectArgument& argument : form.arguments) {
     if (argument.optional) break;  // optional groups come last
-    if (argument.kind == Kind::kChoice && argument.choices.empty()) return {};  // a name only a test knows
+    std::optional<std::string> smallest = emulator::SmallestArgument(argument);
+    if (!smallest) return {};  // a name only a test knows
     if (argument.kind == Kind::kChoice && !choice) choice = base.args.size();
-    base.args.push_back(Smallest(argument));
+    base.args.push_back(std::move(*smallest));
   }
   // The number chosen: the first bounded one, else the first of any size
   // from its smallest up by 0xFFFF (a latency, a command).
@@ -65,9 +53,8 @@ std::vector<InjectTemplate> Candidates(const emulator::InjectForm& form) {
   for (int pass = 0; pass < 2 && !number; ++pass) {
     for (size_t i = 0; i < base.args.size() && !number; ++i) {
       const emulator::InjectArgument& argument = form.arguments[i];
-      bool numeric = argument.kind == Kind::kNumber || argument.kind == Kind::kFraction || argument.kind == Kind::kBytes;
       bool bounded = argument.max != ~uint64_t{0};
-      if (numeric && argument.max > argument.min && (bounded || pass == 1)) number = i;
+      if (argument.ranged() && argument.max > argument.min && (bounded || pass == 1)) number = i;
     }
   }
   if (number) {

@@ -30,7 +30,7 @@ std::string_view KindName(emulator::InjectArgument::Kind kind) {
 json ArgumentJson(const emulator::InjectArgument& argument) {
   json out{{"kind", KindName(argument.kind)}, {"text", argument.text}, {"optional", argument.optional}};
   using Kind = emulator::InjectArgument::Kind;
-  if (argument.kind == Kind::kNumber || argument.kind == Kind::kFraction || argument.kind == Kind::kBytes) {
+  if (argument.ranged()) {
     out["min"] = argument.min;
     out["max"] = argument.max;
   }
