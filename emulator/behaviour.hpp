@@ -7,7 +7,7 @@
 // regdb/behaviour_config.hpp; this side never reads YAML), and a Behaviour,
 // the per-device runtime state it instantiates. The core calls a Behaviour at these hook points, in this
 // order within one access: the space's access state (SetSpaceAccess),
-// CheckAccess (the gate: may refuse a frontdoor
+// AccessGate::CheckAccess (the gate: may refuse a frontdoor
 // access to an address in one of the program's GatedRanges, before any
 // decode), BeforeRead (refresh a value before a frontdoor read of a hooked
 // register), the access itself, AfterRead (may change the value returned),
@@ -95,7 +95,7 @@ class BehaviourContext {
   void WriteMemory(SpaceId space, uint64_t offset, std::span<const uint8_t> bytes);
   // This behaviour's interrupt output. With an interrupt parent
   // (BehaviourProgram::InterruptParent) it reaches the parent's
-  // OnChildInterrupt; otherwise it is ORed into the device's interrupt
+  // ChildInterrupts::OnChildInterrupt; otherwise it is ORed into the device's interrupt
   // request, which the router (if any) turns into the INTx line or messages.
   void SetInterrupt(bool asserted);
   // A new interrupt event while this behaviour's output stays asserted (a
@@ -196,7 +196,7 @@ enum class InjectResult { kNotMine, kDone, kBadArguments };
 
 // An address range whose frontdoor accesses a behaviour gates (force-wake
 // domains: the register file behind it may be powered down). `tag` is the
-// program's own, handed back to CheckAccess so it need not search again.
+// program's own, handed back to AccessGate::CheckAccess so it need not search again.
 struct GatedRange {
   SpaceId space = 0;
   uint64_t first = 0;
@@ -245,12 +245,6 @@ class Behaviour {
   // `other` is of this behaviour's type (the same program's instance).
   virtual void AssignFrom(const Behaviour& other) = 0;
 
-  // The gate, for accesses starting in one of the program's GatedRanges
-  // (`tag` says which), before decode: whether or not a register is there.
-  virtual std::optional<AccessRefusal> CheckAccess(BehaviourContext&, uint32_t /*tag*/, uint64_t /*offset*/,
-                                                   unsigned /*width*/, bool /*is_write*/) {
-    return std::nullopt;
-  }
   virtual void OnReset(BehaviourContext&) {}
   virtual void OnClock(BehaviourContext&, uint64_t /*from_ns*/, uint64_t /*to_ns*/) {}
   // An event this behaviour scheduled (BehaviourContext::Schedule) is due:
@@ -266,28 +260,61 @@ class Behaviour {
   // (BehaviourContext::Store), or a frontdoor read's side effect (a
   // read-clear) changed it, from `before` to `after`.
   virtual void OnStore(BehaviourContext&, RegisterId, uint64_t /*before*/, uint64_t /*after*/) {}
-  // The interrupt output of a behaviour naming this one as its interrupt
-  // parent changed; `child` is its program's name.
-  virtual void OnChildInterrupt(BehaviourContext&, std::string_view /*child*/, bool /*asserted*/) {}
-  // Only for the model's interrupt router (BehaviourProgram::RoutesInterrupts):
-  // the device's interrupt request changed (or RefreshInterrupt was called);
-  // returns the INTx line level. Message delivery goes via SendMessage.
-  virtual bool RouteInterrupt(BehaviourContext&, bool requested) { return requested; }
-  // Only for the router: a new interrupt event while the request stays
-  // asserted (BehaviourContext::InterruptEvent).
-  virtual void OnInterruptEvent(BehaviourContext&) {}
   // A hardware-side event (`inject VERB ARGS...`), VERB one its program
   // declares (BehaviourProgram::InjectForms); `error` explains kBadArguments.
   virtual InjectResult Inject(BehaviourContext&, std::string_view /*verb*/, std::span<const std::string> /*args*/,
                               std::string& /*error*/) {
     return InjectResult::kNotMine;
   }
-  // A derived metric this behaviour defines (Device::Metric): its value, or
-  // nothing with `error` set when it cannot say; nothing and no error when
-  // NAME is not one of its metrics.
-  virtual std::optional<double> Metric(BehaviourContext&, std::string_view /*name*/, std::string& /*error*/) {
-    return std::nullopt;
-  }
+};
+
+// Roles only some kinds take, as interfaces a behaviour derives from
+// beside Behaviour. The device looks each up once, when it is made; a
+// program that takes a role (GatedRanges, RoutesInterrupts, a child naming
+// it as InterruptParent) whose behaviour lacks the interface is a bug in
+// the kind, and the device refuses to be made (std::logic_error naming it).
+
+// The gate of the program's GatedRanges (force-wake's power domains).
+class AccessGate {
+ public:
+  virtual ~AccessGate() = default;
+  // For an access starting in one of the program's GatedRanges (`tag`
+  // says which), before decode, whether or not a register is there: why it
+  // is refused, or nothing to let it through.
+  virtual std::optional<AccessRefusal> CheckAccess(BehaviourContext&, uint32_t tag, uint64_t offset, unsigned width,
+                                                   bool is_write) = 0;
+};
+
+// The model's interrupt router (BehaviourProgram::RoutesInterrupts): a PCI
+// function's INTx, MSI and MSI-X.
+class InterruptRouter {
+ public:
+  virtual ~InterruptRouter() = default;
+  // The device's interrupt request changed (or RefreshInterrupt was
+  // called): the INTx line level. Messages go out through SendMessage.
+  virtual bool RouteInterrupt(BehaviourContext&, bool requested) = 0;
+  // A new interrupt event while the request stays asserted
+  // (BehaviourContext::InterruptEvent).
+  virtual void OnInterruptEvent(BehaviourContext&) {}
+};
+
+// A behaviour other behaviours name as their interrupt parent
+// (BehaviourProgram::InterruptParent).
+class ChildInterrupts {
+ public:
+  virtual ~ChildInterrupts() = default;
+  // A child's interrupt output changed; `child` is its program's name,
+  // valid for this call.
+  virtual void OnChildInterrupt(BehaviourContext&, std::string_view child, bool asserted) = 0;
+};
+
+// Derived metrics by name (Device::Metric).
+class MetricSource {
+ public:
+  virtual ~MetricSource() = default;
+  // NAME's value, or nothing with `error` set when it cannot say; nothing
+  // and no error when NAME is not one of its metrics.
+  virtual std::optional<double> Metric(BehaviourContext&, std::string_view name, std::string& error) = 0;
 };
 
 // Clone and AssignFrom for a behaviour whose whole state is its members:
@@ -313,12 +340,12 @@ class BehaviourProgram {
 
   virtual std::vector<RegisterId> ReadHooks() const { return {}; }
   virtual std::vector<RegisterId> WriteHooks() const { return {}; }
-  // Ranges whose accesses go through Behaviour::CheckAccess first. Ranges of
+  // Ranges whose accesses go through the behaviour's AccessGate first. Ranges of
   // one space must not overlap, also across behaviours (Compile refuses).
   virtual std::vector<GatedRange> GatedRanges() const { return {}; }
   // The power domains this behaviour models, if any.
   virtual std::vector<PowerDomainInfo> PowerDomains() const { return {}; }
-  // The behaviour (by name) whose OnChildInterrupt takes this one's
+  // The behaviour (by name) whose ChildInterrupts takes this one's
   // interrupt output; empty: the device's interrupt request.
   virtual std::string InterruptParent() const { return {}; }
   // The named interrupt lines this behaviour drives (BehaviourContext::
@@ -329,7 +356,8 @@ class BehaviourProgram {
   // records what is emitted (Device::output). Names are unique in a device.
   virtual std::vector<std::string> OutputStreams() const { return {}; }
   // Whether this behaviour turns the device's interrupt request into the
-  // INTx line or messages (at most one per model; Compile refuses two).
+  // INTx line or messages, as an InterruptRouter (at most one per model;
+  // Compile refuses two).
   virtual bool RoutesInterrupts() const { return false; }
   // Every path its behaviour reports with BehaviourContext::Cover, hit or
   // not, so a report can say "5 of 14"; the same list on every call.

@@ -48,7 +48,10 @@ void RegisterBehaviourKind(BehaviourKindDefinition definition);
 // classes (BehaviourProgram, Behaviour, BehaviourContext, the configs) and
 // this registry. It goes up whenever a change would break a plugin built
 // before it; a plugin built against another version is refused at load.
-inline constexpr unsigned kPluginApiVersion = 2;
+// 3: the hooks of one role each (CheckAccess, RouteInterrupt,
+// OnInterruptEvent, OnChildInterrupt, Metric) left Behaviour for optional
+// interfaces (AccessGate, InterruptRouter, ChildInterrupts, MetricSource).
+inline constexpr unsigned kPluginApiVersion = 3;
 
 // Loads a plugin: dlopen(path), checks the version it was built against
 // (its `regemu_plugin_api_version`, which REGEMU_PLUGIN defines), then calls

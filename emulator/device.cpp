@@ -21,6 +21,7 @@ Device::Device(std::shared_ptr<const Model> model, DeviceOptions options)
   for (const auto& program : model_->behaviours()) behaviours_.push_back(program->Instantiate());
   contexts_.reserve(behaviours_.size());
   for (uint32_t i = 0; i < behaviours_.size(); ++i) contexts_.push_back(BehaviourContext(*this, *model_, i, values_));
+  FindRoles();
   irq_outputs_.assign(behaviours_.size(), 0);
   line_levels_.assign(model_->interrupt_lines().size(), 0);
   outputs_.resize(model_->output_streams().size());
@@ -33,6 +34,37 @@ Device::Device(std::shared_ptr<const Model> model, DeviceOptions options)
   for (uint32_t i = 0; i < behaviours_.size(); ++i) {
     BehaviourContext& context = ContextFor(i);
     behaviours_[i]->OnReset(context);
+  }
+}
+
+// Each behaviour's optional interfaces, and a refusal for a program that
+// takes a role its behaviour does not play (a bug in the kind, found before
+// the first access rather than at it).
+void Device::FindRoles() {
+  roles_.resize(behaviours_.size());
+  for (size_t i = 0; i < behaviours_.size(); ++i) {
+    Behaviour* behaviour = behaviours_[i].get();
+    roles_[i] = Roles{dynamic_cast<AccessGate*>(behaviour), dynamic_cast<ChildInterrupts*>(behaviour),
+                      dynamic_cast<MetricSource*>(behaviour)};
+  }
+  auto refuse = [&](uint32_t i, const char* role, const char* interface) {
+    const BehaviourProgram& program = *model_->behaviours()[i];
+    throw std::logic_error("behaviour '" + program.name() + "' (kind " + program.kind() + ") " + role +
+                           ", but its Behaviour does not derive from " + interface + " (emulator/behaviour.hpp)");
+  };
+  for (const SpaceModel& space : model_->spaces()) {
+    for (const GateModel& gate : space.gates) {
+      if (roles_[gate.behaviour].gate == nullptr) refuse(gate.behaviour, "gates address ranges", "AccessGate");
+    }
+  }
+  for (uint32_t parent : model_->interrupt_parents()) {
+    if (parent != kNoBehaviour && roles_[parent].parent == nullptr) {
+      refuse(parent, "is another behaviour's interrupt parent", "ChildInterrupts");
+    }
+  }
+  if (uint32_t router = model_->interrupt_router(); router != kNoBehaviour) {
+    router_ = dynamic_cast<InterruptRouter*>(behaviours_[router].get());
+    if (router_ == nullptr) refuse(router, "routes the device's interrupts", "InterruptRouter");
   }
 }
 
@@ -373,7 +405,8 @@ std::optional<double> Device::Metric(std::string_view name, std::string& error) 
   for (uint32_t i = 0; i < behaviours_.size(); ++i) {
     BehaviourContext& context = ContextFor(i);
     error.clear();
-    std::optional<double> value = behaviours_[i]->Metric(context, name, error);
+    if (roles_[i].metrics == nullptr) continue;
+    std::optional<double> value = roles_[i].metrics->Metric(context, name, error);
     if (value || !error.empty()) return value;
   }
   error = "no behaviour of device '" + model_->device() + "' defines a metric '" + std::string(name) + "'";
@@ -387,7 +420,7 @@ void Device::SetInterruptLocked(uint32_t from, bool asserted) {
   uint32_t parent = model_->interrupt_parents()[from];
   if (parent != kNoBehaviour) {
     BehaviourContext& context = ContextFor(parent);
-    behaviours_[parent]->OnChildInterrupt(context, model_->behaviours()[from]->name(), asserted);
+    roles_[parent].parent->OnChildInterrupt(context, model_->behaviours()[from]->name(), asserted);
     return;
   }
   bool request = false;
@@ -403,7 +436,7 @@ void Device::RouteInterruptLocked() {
   bool line = irq_request_;
   if (uint32_t router = model_->interrupt_router(); router != kNoBehaviour) {
     BehaviourContext& context = ContextFor(router);
-    line = behaviours_[router]->RouteInterrupt(context, irq_request_);
+    line = router_->RouteInterrupt(context, irq_request_);
   }
   if (line && !irq_) ++irq_edges_;
   irq_ = line;
@@ -591,7 +624,7 @@ void BehaviourContext::RefreshInterrupt() { device_.RouteInterruptLocked(); }
 void BehaviourContext::InterruptEvent() {
   if (device_.model_->interrupt_parents()[self_] != kNoBehaviour || !device_.irq_request_) return;
   if (uint32_t router = device_.model_->interrupt_router(); router != kNoBehaviour) {
-    device_.behaviours_[router]->OnInterruptEvent(device_.ContextFor(router));
+    device_.router_->OnInterruptEvent(device_.ContextFor(router));
   }
 }
 void BehaviourContext::SendMessage(uint64_t address, uint64_t data) {

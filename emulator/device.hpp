@@ -363,6 +363,17 @@ class Device {
   std::vector<uint64_t> armed_;
   std::vector<std::unique_ptr<Behaviour>> behaviours_;
   std::vector<BehaviourContext> contexts_;  // per behaviour, see ContextFor
+  // The optional roles of each behaviour (behaviour.hpp), looked up once:
+  // null where it takes none. Behaviours stay in place for the device's
+  // life (Restore assigns into them), so the pointers do too.
+  struct Roles {
+    AccessGate* gate = nullptr;
+    ChildInterrupts* parent = nullptr;
+    MetricSource* metrics = nullptr;
+  };
+  std::vector<Roles> roles_;
+  InterruptRouter* router_ = nullptr;
+  void FindRoles();
   // The event queue: a min-heap on (due_ns, id), see PendingEvent.
   std::vector<PendingEvent> events_;
   uint64_t next_event_id_ = 1;

@@ -261,7 +261,7 @@ bool Device::Admit(const SpaceModel& space, uint64_t offset, unsigned width, Acc
   BehaviourContext& context = ContextFor(gate->behaviour);
   in_flight_ = &access;
   std::optional<AccessRefusal> refusal =
-      behaviours_[gate->behaviour]->CheckAccess(context, gate->tag, offset, width, access.entry.op == TraceOp::kWrite);
+      roles_[gate->behaviour].gate->CheckAccess(context, gate->tag, offset, width, access.entry.op == TraceOp::kWrite);
   in_flight_ = nullptr;
   if (!refusal) return true;
   if (access.entry.reg == kNoRegister) access.entry.reg = DecodeAt(space, offset, access.entry.op == TraceOp::kWrite);  // names it, if any

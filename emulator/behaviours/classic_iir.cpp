@@ -30,7 +30,7 @@ using regdb::ClassicIirConfig;
 // raising its ISR bit. Indices, in CoveragePoints() order:
 constexpr uint32_t kLatched = 0, kMasked = 1, kLatchedOnUnmask = 2, kAsserted = 3, kFirstChild = 4;
 
-class ClassicIirBehaviour : public CopyableBehaviour<ClassicIirBehaviour> {
+class ClassicIirBehaviour : public CopyableBehaviour<ClassicIirBehaviour>, public ChildInterrupts {
  public:
   ClassicIirBehaviour(const ClassicIirConfig& config, const regdb::InterruptsConfig& rollup, const std::string& name)
       : config_(&config), name_(&name), rollup_(rollup) {}

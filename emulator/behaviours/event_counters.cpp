@@ -120,7 +120,7 @@ struct Shared {
   CounterPoints points;
 };
 
-class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour> {
+class EventCountersBehaviour : public CopyableBehaviour<EventCountersBehaviour>, public MetricSource {
  public:
   explicit EventCountersBehaviour(const Shared& shared) : shared_(&shared), config_(&shared.config) {
     for (const Config::Event& event : config_->events) {

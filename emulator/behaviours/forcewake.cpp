@@ -60,7 +60,7 @@ struct CompiledForcewake {
   std::vector<Offsets> shadowed;  // sorted offsets of the registers written freely
 };
 
-class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour> {
+class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour>, public AccessGate {
  public:
   explicit ForcewakeBehaviour(const CompiledForcewake& compiled)
       : compiled_(&compiled), latency_ns_(compiled.config.latency_ns) {}

@@ -84,7 +84,7 @@ uint16_t HalfOf(BehaviourContext& context, const std::optional<Half>& half) {
   return half ? HalfOf(context, *half) : uint16_t{0};
 }
 
-class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehaviour> {
+class Gen11InterruptsBehaviour : public CopyableBehaviour<Gen11InterruptsBehaviour>, public ChildInterrupts {
  public:
   Gen11InterruptsBehaviour(const CompiledGen11& compiled, const std::string& name)
       : compiled_(&compiled),

@@ -107,7 +107,7 @@ void Cover(BehaviourContext& context, uint32_t point) {
   if (point != kNoPoint) context.Cover(point);
 }
 
-class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour> {
+class PciConfigBehaviour : public CopyableBehaviour<PciConfigBehaviour>, public InterruptRouter {
  public:
   // `aperture_base_bit`: the aperture BAR's lowest writable bit, which gives the smallest size.
   PciConfigBehaviour(const PciConfigConfig& config, const PciPoints& points, unsigned aperture_base_bit)
