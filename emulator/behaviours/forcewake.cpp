@@ -14,7 +14,6 @@
 // interval across it (PollWait::kKeepsInterval): what a poll loop sees
 // depends on the loop, not on the invented number.
 #include <algorithm>
-#include <deque>
 #include <optional>
 #include <string>
 #include <utility>
@@ -66,7 +65,8 @@ class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour>, public 
       : compiled_(&compiled), latency_ns_(compiled.config.latency_ns) {}
 
   void OnReset(BehaviourContext&) override {
-    pending_.clear();
+    acks_in_flight_ = 0;  // the device's reset emptied its queue
+    last_due_ns_ = 0;
     latency_ns_ = compiled_->config.latency_ns;
   }
 
@@ -92,29 +92,29 @@ class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour>, public 
     // Each domain has its own request register (the config check refuses a shared one).
     for (uint32_t d = 0; d < config.domains.size(); ++d) {
       if (config.domains[d].request != reg) continue;
-      if (latency_ns_ == 0 && pending_.empty()) {
+      if (latency_ns_ == 0 && acks_in_flight_ == 0) {
         SetAck(context, d, after);
-      } else {
-        // Saturating, like the clock: an ack due past the end of time never comes.
-        uint64_t now = context.now_ns();
-        uint64_t due = latency_ns_ > ~uint64_t{0} - now ? ~uint64_t{0} : now + latency_ns_;
-        // Acks follow requests in order: after a latency change, a request
-        // does not overtake an earlier one (a put's ack landing after the
-        // next get's would put the domain to sleep while it is held).
-        if (!pending_.empty()) due = std::max(due, pending_.back().due_ns);
-        pending_.push_back({due, d, after & kRequestBits});
-        // Events due at one instant fire in the order they were scheduled,
-        // so each event is the front of pending_ when it fires.
-        context.Schedule(due - now, 0, PollWait::kKeepsInterval);
+        return;
       }
+      // Saturating, like the clock: an ack due past the end of time never comes.
+      uint64_t now = context.now_ns();
+      uint64_t due = latency_ns_ > ~uint64_t{0} - now ? ~uint64_t{0} : now + latency_ns_;
+      // Acks follow requests in order: after a latency change, a request
+      // does not overtake an earlier one (a put's ack landing after the
+      // next get's would put the domain to sleep while it is held). Events
+      // due at one instant fire in the order they were scheduled.
+      if (acks_in_flight_ != 0) due = std::max(due, last_due_ns_);
+      last_due_ns_ = due;
+      ++acks_in_flight_;
+      // The event carries the ack: the domain, and the request bits it shows.
+      context.Schedule(due - now, (uint64_t{d} << 16) | (after & kRequestBits), PollWait::kKeepsInterval);
       return;
     }
   }
 
-  void OnTimer(BehaviourContext& context, uint64_t) override {
-    if (pending_.empty()) return;  // the queue and pending_ are restored and reset together
-    SetAck(context, pending_.front().domain, pending_.front().value);
-    pending_.pop_front();
+  void OnTimer(BehaviourContext& context, uint64_t ack) override {
+    --acks_in_flight_;
+    SetAck(context, static_cast<uint32_t>(ack >> 16), ack & kRequestBits);
   }
 
   std::optional<AccessRefusal> CheckAccess(BehaviourContext& context, uint32_t tag, uint64_t offset, unsigned,
@@ -139,12 +139,6 @@ class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour>, public 
   }
 
  private:
-  struct Pending {
-    uint64_t due_ns;
-    uint32_t domain;
-    uint64_t value;
-  };
-
   void SetAck(BehaviourContext& context, uint32_t d, uint64_t request) {
     RegisterId ack = compiled_->config.domains[d].ack;
     uint64_t before = context.Peek(ack);
@@ -164,7 +158,10 @@ class ForcewakeBehaviour : public CopyableBehaviour<ForcewakeBehaviour>, public 
 
   const CompiledForcewake* compiled_;  // owned by the program, which outlives every device of its model
   uint64_t latency_ns_;
-  std::deque<Pending> pending_;
+  // Acks on the device's queue, and when the last one is due; the queue,
+  // like these, is part of snapshots and emptied by reset.
+  uint64_t acks_in_flight_ = 0;
+  uint64_t last_due_ns_ = 0;
 };
 
 class ForcewakeProgram : public BehaviourProgram {
