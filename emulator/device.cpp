@@ -403,10 +403,9 @@ std::string Device::Inject(std::string_view verb, std::span<const std::string> a
 std::optional<double> Device::Metric(std::string_view name, std::string& error) {
   Guard guard(*this);
   for (uint32_t i = 0; i < behaviours_.size(); ++i) {
-    BehaviourContext& context = ContextFor(i);
-    error.clear();
     if (roles_[i].metrics == nullptr) continue;
-    std::optional<double> value = roles_[i].metrics->Metric(context, name, error);
+    error.clear();
+    std::optional<double> value = roles_[i].metrics->Metric(ContextFor(i), name, error);
     if (value || !error.empty()) return value;
   }
   error = "no behaviour of device '" + model_->device() + "' defines a metric '" + std::string(name) + "'";

@@ -54,6 +54,13 @@ std::string InjectUsage(const InjectForm& form) {
   return usage;
 }
 
+std::string FractionText(uint64_t thousandths) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%llu.%03llu", static_cast<unsigned long long>(thousandths / 1000),
+                static_cast<unsigned long long>(thousandths % 1000));
+  return text;
+}
+
 std::optional<std::string> SmallestArgument(const InjectArgument& argument) {
   using Kind = InjectArgument::Kind;
   switch (argument.kind) {
@@ -62,12 +69,7 @@ std::optional<std::string> SmallestArgument(const InjectArgument& argument) {
       if (argument.choices.empty()) return std::nullopt;
       return argument.choices.front();
     case Kind::kDuration: return "1us";
-    case Kind::kFraction: {
-      char text[32];
-      std::snprintf(text, sizeof text, "%llu.%03llu", static_cast<unsigned long long>(argument.min / 1000),
-                    static_cast<unsigned long long>(argument.min % 1000));
-      return std::string(text);
-    }
+    case Kind::kFraction: return FractionText(argument.min);
     case Kind::kNumber:
     case Kind::kBytes: return std::to_string(argument.min);
   }

@@ -71,6 +71,9 @@ struct InjectForm {
 // "event NAME COUNT [se S] [instance I]", "serial_in BYTES...".
 std::string InjectUsage(const InjectForm& form);
 
+// A kFraction argument's value (in thousandths) as a script writes it: 0.250.
+std::string FractionText(uint64_t thousandths);
+
 // An argument at its smallest, as a script writes it: the word, the first
 // choice, the least number (a fraction as 0.250), 1us. Nothing for a choice
 // the table leaves open (a name only a test knows, pm4's memory space).

@@ -24,10 +24,7 @@ std::string NumberText(Number style, uint64_t n) {
     case Number::kNone: break;
     case Number::kDecimal: std::snprintf(text.data(), text.size(), "%llu", static_cast<unsigned long long>(n)); break;
     case Number::kHex: std::snprintf(text.data(), text.size(), "0x%llx", static_cast<unsigned long long>(n)); break;
-    case Number::kFraction:
-      std::snprintf(text.data(), text.size(), "%llu.%03llu", static_cast<unsigned long long>(n / 1000),
-                    static_cast<unsigned long long>(n % 1000));
-      break;
+    case Number::kFraction: return emulator::FractionText(n);
   }
   return text.data();
 }
