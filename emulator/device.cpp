@@ -422,9 +422,17 @@ void Device::SetInterruptLocked(uint32_t from, bool asserted) {
     roles_[parent].parent->OnChildInterrupt(context, model_->behaviours()[from]->name(), asserted);
     return;
   }
+  if (const Model::OutputField& field = model_->interrupt_fields()[from]; field.mask != 0) {
+    // The level as a status bit: stored by the behaviour itself, so the
+    // roll-ups and reactions watching the field hear of it (OnStore).
+    BehaviourContext& context = ContextFor(from);
+    uint64_t value = context.Peek(field.reg);
+    context.Store(field.reg, asserted ? value | field.mask : value & ~field.mask);
+    return;
+  }
   bool request = false;
   for (uint32_t i = 0; i < irq_outputs_.size(); ++i) {
-    if (irq_outputs_[i] != 0 && model_->interrupt_parents()[i] == kNoBehaviour) request = true;
+    if (irq_outputs_[i] != 0 && model_->feeds_request(i)) request = true;
   }
   if (request == irq_request_) return;
   irq_request_ = request;
@@ -621,7 +629,7 @@ bool BehaviourContext::interrupt_requested() const { return device_.irq_request_
 void BehaviourContext::RefreshInterrupt() { device_.RouteInterruptLocked(); }
 
 void BehaviourContext::InterruptEvent() {
-  if (device_.model_->interrupt_parents()[self_] != kNoBehaviour || !device_.irq_request_) return;
+  if (!device_.model_->feeds_request(self_) || !device_.irq_request_) return;
   if (uint32_t router = device_.model_->interrupt_router(); router != kNoBehaviour) {
     device_.router_->OnInterruptEvent(device_.ContextFor(router));
   }

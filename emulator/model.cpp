@@ -1,6 +1,7 @@
 #include "regemu/emulator/model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 
 #include "regemu/emulator/behaviour.hpp"
@@ -143,12 +144,17 @@ size_t Model::memory_bytes() const {
   return bytes;
 }
 
+bool Model::feeds_request(uint32_t i) const {
+  return interrupt_parents_[i] == kNoBehaviour && interrupt_fields_[i].mask == 0;
+}
+
 // Builds a Model step by step; a friend so Model stays immutable to everyone else.
 struct ModelBuilder {
   // Interrupt parents by name, and the one router.
   static void ResolveInterruptTree(Model& model, std::vector<std::string>& errors) {
     const auto& programs = model.behaviours_;
     model.interrupt_parents_.assign(programs.size(), kNoBehaviour);
+    model.interrupt_fields_.assign(programs.size(), Model::OutputField{});
     for (uint32_t i = 0; i < programs.size(); ++i) {
       if (programs[i]->RoutesInterrupts()) {
         if (model.interrupt_router_ != kNoBehaviour) {
@@ -159,6 +165,20 @@ struct ModelBuilder {
       }
       std::string parent = programs[i]->InterruptParent();
       if (parent.empty()) continue;
+      if (size_t dot = parent.find('.'); dot != std::string::npos) {
+        std::optional<RegisterId> reg = model.FindRegister(std::string_view(parent).substr(0, dot));
+        const std::vector<FieldModel>* fields = reg ? &model.registers_[*reg].fields : nullptr;
+        auto field = fields ? std::find_if(fields->begin(), fields->end(),
+                                           [&](const FieldModel& f) { return f.name == parent.substr(dot + 1); })
+                            : std::vector<FieldModel>::const_iterator{};
+        if (!reg || field == fields->end() || std::popcount(field->mask) != 1) {
+          errors.push_back("behaviour '" + programs[i]->name() + "': interrupt parent '" + parent +
+                           "' is not a one-bit field of the device");
+          continue;
+        }
+        model.interrupt_fields_[i] = Model::OutputField{*reg, field->mask};
+        continue;
+      }
       auto found = std::find_if(programs.begin(), programs.end(), [&](const auto& p) { return p->name() == parent; });
       if (found == programs.end() || found->get() == programs[i].get()) {
         errors.push_back("behaviour '" + programs[i]->name() + "': interrupt parent '" + parent +

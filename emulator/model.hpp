@@ -198,6 +198,16 @@ class Model {
   // Per behaviour: the index of its interrupt parent, or kNoBehaviour (the
   // device's interrupt request).
   const std::vector<uint32_t>& interrupt_parents() const { return interrupt_parents_; }
+  // Per behaviour: the one-bit status field its output's level is stored
+  // in (`interrupt_parent: REG.FIELD`), or none (mask 0).
+  struct OutputField {
+    RegisterId reg = 0;
+    uint64_t mask = 0;
+  };
+  const std::vector<OutputField>& interrupt_fields() const { return interrupt_fields_; }
+  // Whether behaviour `i`'s output is part of the device's interrupt
+  // request: it has neither a parent behaviour nor a status field.
+  bool feeds_request(uint32_t i) const;
   // The behaviour routing the device's interrupt request, or kNoBehaviour.
   uint32_t interrupt_router() const { return interrupt_router_; }
   // The device's named interrupt lines (BehaviourProgram::OutputLines), and
@@ -245,6 +255,7 @@ class Model {
   std::vector<std::unique_ptr<BehaviourProgram>> behaviours_;
   std::vector<uint32_t> hooks_;
   std::vector<uint32_t> interrupt_parents_;
+  std::vector<OutputField> interrupt_fields_;
   uint32_t interrupt_router_ = ~uint32_t{0};
   std::vector<std::string> interrupt_lines_;
   std::vector<uint32_t> first_lines_;

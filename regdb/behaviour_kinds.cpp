@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <deque>
 #include <vector>
 
@@ -184,6 +185,20 @@ const BehaviourSpec* BehaviourNamed(const Database& database, std::string_view n
 std::optional<std::string> ResolveInterruptParent(const BehaviourSpec& spec, const YamlNode& node,
                                                   std::string_view what, const Database& database,
                                                   SchemaReader& reader) {
+  // A status field: the output's level is stored there, where a roll-up or
+  // a reaction reads it as any other status bit (Haswell's GTISR bit 9 is
+  // the OA unit's half-full output).
+  if (node.IsScalar() && node.text.find('.') != std::string::npos) {
+    auto bits = ResolveRegisterBits(node, what, database, reader);
+    if (!bits) return std::nullopt;
+    if (std::popcount(bits->bits.mask) != 1) {
+      reader.Error(node, std::string(what) + ": interrupt_parent '" + node.text +
+                             "' is a field of several bits; an interrupt output's level is one bit");
+      return std::nullopt;
+    }
+    const Register& reg = database.registers[bits->reg];
+    return reg.name + node.text.substr(node.text.find('.'));
+  }
   auto name = reader.Identifier(node, "interrupt_parent");
   if (!name) return std::nullopt;
   if (*name == spec.name) {

@@ -87,9 +87,10 @@ const Field* ResolveFieldKey(const BehaviourSpec& spec, std::string_view key, co
                              SchemaReader& reader);
 
 // Shared by kinds that link interrupt outputs (`what` names the checking
-// behaviour, e.g. "classic-iir behaviour 'gt'"):
-// `interrupt_parent: NAME` must name another behaviour of the database;
-// returns NAME when it does.
+// behaviour, e.g. "interrupts behaviour 'gt'"):
+// `interrupt_parent: NAME` must name another behaviour of the database, or
+// `REGISTER.FIELD` a one-bit field that holds the output's level; returns
+// NAME (or the register's full name and the field) when it does.
 std::optional<std::string> ResolveInterruptParent(const BehaviourSpec& spec, const YamlNode& node,
                                                   std::string_view what, const Database& database,
                                                   SchemaReader& reader);

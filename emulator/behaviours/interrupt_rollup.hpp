@@ -3,8 +3,8 @@
 // each a status field with an optional enable, mask and condition, ORed
 // into outputs that drive named device lines (one fixed line, or one of
 // several chosen by a route expression), the device's interrupt request or
-// a parent behaviour. `kind: interrupts` is this and nothing else; `kind:
-// classic-iir` latches its events into IIR and rolls IIR & IER up through it.
+// a parent (a behaviour, or a one-bit status field the device stores the
+// level in). `kind: interrupts` is this and nothing else.
 
 #include <cstdint>
 #include <string>

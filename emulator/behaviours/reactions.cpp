@@ -13,6 +13,7 @@
 // chain that does not settle is stopped as an `unmodelled` violation (a
 // database mistake, not the driver's).
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <memory>
 #include <optional>
@@ -195,16 +196,32 @@ class ReactionsProgram : public BehaviourProgram {
       for (const std::string& event : trigger.events) {
         bool known = std::any_of(forms.begin(), forms.end(), [&](const InjectForm& form) { return form.verb == event; });
         if (known) continue;
-        InjectForm form{event, {}, 0, 0, "the hardware event that reaction '" + reaction.name + "' follows"};
-        for (const std::string& arg : trigger.args) {
-          form.arguments.push_back(InjectArgument::Number(arg));
-        }
-        forms.push_back(std::move(form));
+        forms.push_back(EventForm(event, reaction));
       }
     }
     return forms;
   }
   std::unique_ptr<Behaviour> Instantiate() const override;
+
+  // `inject EVENT ...` as reaction `reaction` declares its arguments. A
+  // word argument shows its words (on|off), a number its name as usage
+  // writes what the user fills in (BIT).
+  static std::string UsageName(std::string name) {
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return name;
+  }
+  static InjectForm EventForm(const std::string& event, const Reaction& reaction) {
+    InjectForm form{event, {}, 0, 0, "the hardware event that reaction '" + reaction.name + "' follows"};
+    for (const regdb::EventArgument& arg : reaction.trigger.args) {
+      std::vector<std::string> words;
+      for (const auto& word : arg.words) words.push_back(word.first);
+      InjectArgument argument = words.empty() ? InjectArgument::Number(UsageName(arg.name), 0, arg.max)
+                                              : InjectArgument::Choice("", std::move(words));
+      argument.optional = arg.fallback.has_value();
+      form.arguments.push_back(std::move(argument));
+    }
+    return form;
+  }
 
  private:
   std::vector<Step> CompileSteps(const std::vector<ReactionAction>& actions, uint32_t reaction) {
@@ -343,21 +360,11 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
       }
     }
     if (matched.empty()) return InjectResult::kNotMine;
-    const auto& names = reactions[matched.front()].trigger.args;
-    if (args.size() != names.size()) {
-      error = "inject " + std::string(verb) + " takes " + std::to_string(names.size()) + " argument(s)";
-      for (const std::string& name : names) error += " " + name;
-      error += ", not " + std::to_string(args.size());
-      return InjectResult::kBadArguments;
-    }
     std::vector<uint64_t> values;
-    for (size_t i = 0; i < args.size(); ++i) {
-      auto parsed = regdb::ParseUnsigned(args[i]);
-      if (auto* bad = std::get_if<regdb::NumberError>(&parsed)) {
-        error = "inject " + std::string(verb) + ": " + names[i] + " '" + args[i] + "': " + bad->message;
-        return InjectResult::kBadArguments;
-      }
-      values.push_back(std::get<uint64_t>(parsed));
+    const Reaction& first = reactions[matched.front()];
+    if (!ParseArguments(verb, first.trigger.args, args, values, error)) {
+      error += "; usage: inject " + InjectUsage(ReactionsProgram::EventForm(std::string(verb), first));
+      return InjectResult::kBadArguments;
     }
     Occasion occasion;
     occasion.args = values;
@@ -367,6 +374,54 @@ class ReactionsBehaviour : public CopyableBehaviour<ReactionsBehaviour> {
   }
 
  private:
+  // An event's arguments as its first reaction declares them: numbers up
+  // to their max, words by their index, defaults for those left off.
+  static bool ParseArguments(std::string_view verb, const std::vector<regdb::EventArgument>& declared,
+                             std::span<const std::string> args, std::vector<uint64_t>& values, std::string& error) {
+    size_t required = 0;
+    while (required < declared.size() && !declared[required].fallback) ++required;
+    if (args.size() < required || args.size() > declared.size()) {
+      error = "inject " + std::string(verb) + " takes " +
+              (required == declared.size() ? std::to_string(required)
+                                           : std::to_string(required) + " to " + std::to_string(declared.size())) +
+              " argument(s)";
+      for (const regdb::EventArgument& arg : declared) error += " " + arg.name;
+      error += ", not " + std::to_string(args.size());
+      return false;
+    }
+    for (size_t i = 0; i < declared.size(); ++i) {
+      const regdb::EventArgument& arg = declared[i];
+      if (i >= args.size()) {
+        values.push_back(*arg.fallback);
+        continue;
+      }
+      if (!arg.words.empty()) {
+        auto it = std::find_if(arg.words.begin(), arg.words.end(), [&](const auto& w) { return w.first == args[i]; });
+        if (it == arg.words.end()) {
+          error = "expected ";
+          for (size_t w = 0; w < arg.words.size(); ++w) {
+            error += (w == 0 ? "" : w + 1 == arg.words.size() ? " or " : ", ") + ("'" + arg.words[w].first + "'");
+          }
+          error += ", got '" + args[i] + "'";
+          return false;
+        }
+        values.push_back(it->second);
+        continue;
+      }
+      auto parsed = regdb::ParseUnsigned(args[i]);
+      if (auto* bad = std::get_if<regdb::NumberError>(&parsed)) {
+        error = "bad " + arg.name + " '" + args[i] + "': " + bad->message;
+        return false;
+      }
+      if (std::get<uint64_t>(parsed) > arg.max) {
+        error = "bad " + arg.name + " '" + args[i] + "' (0.." + std::to_string(arg.max) + ")";
+        return false;
+      }
+      values.push_back(std::get<uint64_t>(parsed));
+    }
+    return true;
+  }
+
   static bool Hit(const Watch& watch, uint64_t before, uint64_t after, ReactionTriggerKind access) {
     uint64_t was = before & watch.mask;
     uint64_t now = after & watch.mask;

@@ -51,7 +51,7 @@ class ReactionScope : public RegisterScope {
     }
     if (trigger_ != nullptr) {
       for (size_t i = 0; i < trigger_->args.size(); ++i) {
-        if (trigger_->args[i] == name) return ExpressionOperand{kArgOperand | i, 64, ExpressionType::kNumber};
+        if (trigger_->args[i].name == name) return ExpressionOperand{kArgOperand | i, 64, ExpressionType::kNumber};
       }
     }
     return RegisterScope::Resolve(name);
@@ -68,7 +68,9 @@ class ReactionScope : public RegisterScope {
       names.push_back("before");
       if (trigger_ != nullptr && trigger_->kind == ReactionTriggerKind::kWrite) names.push_back("written");
     }
-    if (trigger_ != nullptr) names.insert(names.end(), trigger_->args.begin(), trigger_->args.end());
+    if (trigger_ != nullptr) {
+      for (const EventArgument& arg : trigger_->args) names.push_back(arg.name);
+    }
     return names;
   }
 
@@ -119,10 +121,33 @@ class ReactionsChecker {
       }
     }
     CheckLoops(*config);
+    CheckEventArguments(*config);
     return config;
   }
 
  private:
+  // `inject EVENT ...` is read by the arguments of the first reaction naming
+  // the event; another that declares arguments for it must declare the same.
+  void CheckEventArguments(const ReactionsConfig& config) {
+    std::map<std::string, const Reaction*> first;
+    for (const Reaction& reaction : config.reactions) {
+      if (reaction.trigger.kind != ReactionTriggerKind::kEvent) continue;
+      for (const std::string& event : reaction.trigger.events) {
+        auto [it, inserted] = first.emplace(event, &reaction);
+        const std::vector<EventArgument>& theirs = it->second->trigger.args;
+        const std::vector<EventArgument>& mine = reaction.trigger.args;
+        if (inserted || mine.empty()) continue;
+        bool same = mine.size() == theirs.size() &&
+                    std::equal(mine.begin(), mine.end(), theirs.begin(),
+                               [](const EventArgument& a, const EventArgument& b) { return a.SameShape(b); });
+        if (same) continue;
+        reader_.diagnostics().Error(mine.front().loc, What(reaction.name) + " declares other arguments for event '" + event +
+                                            "' than reaction '" + it->second->name +
+                                            "', which inject reads them by; declare them alike");
+      }
+    }
+  }
+
   std::string What(std::string_view reaction) const {
     return "reaction '" + std::string(reaction) + "' of behaviour '" + spec_.name + "'";
   }
@@ -145,8 +170,9 @@ class ReactionsChecker {
     if (const YamlNode* ref = node.Find("ref")) reaction.ref = reader_.Text(*ref, "ref").value_or("");
     if (const YamlNode* doc = node.Find("doc")) reaction.doc = reader_.Text(*doc, "doc").value_or("");
     bool ok = ReadTrigger(*on, reaction);
-    bool access_value = reaction.trigger.kind == ReactionTriggerKind::kWrite ||
-                        reaction.trigger.kind == ReactionTriggerKind::kRead;
+    // `value` and `before`: the register an access or a change concerns; an
+    // event concerns none.
+    bool access_value = reaction.trigger.kind != ReactionTriggerKind::kEvent;
     ReactionScope scope(database_, &reaction.trigger, access_value);
     if (const YamlNode* when = node.Find("when")) {
       reaction.when = ParseExpression(*when, scope, reader_, "condition of " + What(reaction.name));
@@ -295,11 +321,21 @@ class ReactionsChecker {
       }
       if (args != nullptr) {
         if (!reader_.ExpectSequence(*args, "args")) return false;
+        // An argument with a mistake still names itself, so that the
+        // expressions using it report nothing more.
+        bool ok = true;
         for (const YamlNode& arg : args->children) {
-          auto name = reader_.Identifier(arg, "event argument");
-          if (!name) return false;
-          trigger.args.push_back(*name);
+          EventArgument argument;
+          bool read = ReadEventArgument(arg, argument);
+          if (read && !trigger.args.empty() && trigger.args.back().fallback && !argument.fallback) {
+            reader_.Error(arg, "event argument '" + argument.name + "' follows '" + trigger.args.back().name +
+                                   "', which has a default: arguments with a default come last");
+            read = false;
+          }
+          ok = read && ok;
+          if (!argument.name.empty()) trigger.args.push_back(std::move(argument));
         }
+        return ok;
       }
       return true;
     }
@@ -319,6 +355,90 @@ class ReactionsChecker {
       }
       trigger.to = *value;
     }
+    return true;
+  }
+
+  // `bit`, or `{name: bit, max: 31}`, or `{name: level, words: [pulse, on, off], default: pulse}`.
+  bool ReadEventArgument(const YamlNode& node, EventArgument& argument) {
+    argument.loc = node.loc;
+    if (!node.IsMap()) {
+      auto name = reader_.Identifier(node, "event argument");
+      if (!name) return false;
+      argument.name = *name;
+      return true;
+    }
+    const YamlNode* name = node.Find("name");
+    if (name == nullptr) {
+      reader_.Error(node, "an event argument needs a `name:`");
+      return false;
+    }
+    auto identifier = reader_.Identifier(*name, "event argument");
+    if (!identifier) return false;
+    argument.name = *identifier;
+    static constexpr std::array<std::string_view, 4> kKeys{"name", "max", "words", "default"};
+    if (!reader_.ExpectMap(node, "an event argument", kKeys)) return false;
+    const YamlNode* max = node.Find("max");
+    const YamlNode* words = node.Find("words");
+    if (max != nullptr && words != nullptr) {
+      reader_.Error(*words, "event argument '" + argument.name + "' is a number (`max:`) or a word (`words:`), not both");
+      return false;
+    }
+    if (max != nullptr) {
+      auto value = reader_.Unsigned(*max, "max");
+      if (!value) return false;
+      argument.max = *value;
+    }
+    if (words != nullptr && !ReadWords(*words, argument)) return false;
+    if (const YamlNode* fallback = node.Find("default")) {
+      auto named = std::find_if(argument.words.begin(), argument.words.end(),
+                                [&](const auto& word) { return word.first == fallback->text; });
+      if (named != argument.words.end()) {
+        argument.fallback = named->second;
+      } else {
+        auto value = reader_.Unsigned(*fallback, "default of '" + argument.name + "'");
+        if (!value) return false;
+        if (argument.words.empty() && *value > argument.max) {
+          reader_.Error(*fallback, "default " + std::to_string(*value) + " of '" + argument.name +
+                                       "' is above its max " + std::to_string(argument.max));
+          return false;
+        }
+        argument.fallback = *value;
+      }
+    }
+    return true;
+  }
+
+  // `words: [pulse, on]` (values 0, 1) or `words: {"on": 1, "off": 2}`.
+  bool ReadWords(const YamlNode& words, EventArgument& argument) {
+    auto add = [&](const YamlNode& node, uint64_t value) {
+      auto word = reader_.Identifier(node, "word");
+      if (!word) return false;
+      for (const auto& known : argument.words) {
+        if (known.first == *word) {
+          reader_.Error(node, "word '" + *word + "' is listed twice");
+          return false;
+        }
+      }
+      argument.words.emplace_back(*word, value);
+      return true;
+    };
+    if (words.IsMap()) {
+      for (size_t i = 0; i < words.MapSize(); ++i) {
+        auto value = reader_.Unsigned(words.MapValue(i), "value of word '" + words.MapKey(i).text + "'");
+        if (!value || !add(words.MapKey(i), *value)) return false;
+      }
+    } else {
+      if (!reader_.ExpectSequence(words, "words")) return false;
+      for (size_t i = 0; i < words.children.size(); ++i) {
+        if (!add(words.children[i], i)) return false;
+      }
+    }
+    if (argument.words.empty()) {
+      reader_.Error(words, "`words:` names at least one word");
+      return false;
+    }
+    argument.max = 0;
+    for (const auto& word : argument.words) argument.max = std::max(argument.max, word.second);
     return true;
   }
 
@@ -361,8 +481,7 @@ class ReactionsChecker {
       action.loc = after->loc;
       // A delayed action runs later, with the trigger's values as they were
       // (the access's value, before, written; the event's arguments).
-      bool access_value = reaction.trigger.kind == ReactionTriggerKind::kWrite ||
-                          reaction.trigger.kind == ReactionTriggerKind::kRead;
+      bool access_value = reaction.trigger.kind != ReactionTriggerKind::kEvent;
       ReactionScope later(database_, &reaction.trigger, access_value);
       auto delay = ReadExpression(*after, scope, "delay of " + What(reaction.name), ExpressionType::kTime);
       bool ok = delay.has_value();

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "regemu/regdb/behaviour_config.hpp"
@@ -29,12 +30,28 @@ enum class ReactionTriggerKind : uint8_t {
   kEvent,   // `inject NAME ARGS...`: a hardware event a test injects
 };
 
+// One argument of an event trigger (`args:`), as `inject` takes it: a
+// number up to `max`, or one of `words` (each with its value: its index in
+// a list, or the value a mapping gives it); with a default it may be left
+// off (trailing arguments only).
+struct EventArgument {
+  std::string name;
+  uint64_t max = ~uint64_t{0};
+  std::vector<std::pair<std::string, uint64_t>> words;
+  std::optional<uint64_t> fallback;  // `default:`, the value when left off
+  SourceLoc loc;
+
+  bool SameShape(const EventArgument& other) const {
+    return name == other.name && max == other.max && words == other.words && fallback == other.fallback;
+  }
+};
+
 struct ReactionTrigger {
   ReactionTriggerKind kind = ReactionTriggerKind::kWrite;
   std::vector<ReactionTarget> targets;  // write/read: registers; change/rise/fall: fields or registers
   std::optional<uint64_t> to;           // change: only when the field becomes this value
   std::vector<std::string> events;      // kEvent: the inject verbs (any of them)
-  std::vector<std::string> args;        // kEvent: its arguments' names, in order
+  std::vector<EventArgument> args;      // kEvent: its arguments, in order
 };
 
 // The names an expression of a reaction may use beyond registers and

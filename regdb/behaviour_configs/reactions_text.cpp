@@ -69,7 +69,7 @@ std::string TriggerText(const ReactionTrigger& trigger) {
       for (size_t i = 0; i < trigger.events.size(); ++i) text += (i ? " or " : "") + trigger.events[i];
       if (!trigger.args.empty()) {
         text += " (";
-        for (size_t i = 0; i < trigger.args.size(); ++i) text += (i ? ", " : "") + trigger.args[i];
+        for (size_t i = 0; i < trigger.args.size(); ++i) text += (i ? ", " : "") + trigger.args[i].name;
         text += ")";
       }
       return text;

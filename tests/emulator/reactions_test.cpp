@@ -16,6 +16,7 @@
 namespace regemu::emulator {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -319,6 +320,32 @@ TEST(ReactionsTest, EventsTakeArguments) {
   EXPECT_EQ(Regs(*device)("COUNT"), 48u);
   EXPECT_THAT(device->Inject("media-ready", std::vector<std::string>{"3"}), HasSubstr("takes 2 argument(s)"));
   EXPECT_THAT(device->Inject("media-ready", std::vector<std::string>{"3", "x"}), HasSubstr("shift"));
+}
+
+// Declared arguments: a number up to its max, a word by its index, a
+// default for one left off; mistakes name the argument and the usage.
+TEST(ReactionsTest, EventArgumentsHaveShapes) {
+  auto device = Controller(R"y(  - name: c
+    kind: reactions
+    reactions:
+      - name: media
+        on: {event: media-ready, args: [{name: count, max: 15}, {name: unit, words: {one: 1, ten: 10, hundred: 100}, default: ten}]}
+        do: [{set: {COUNT: "count * unit"}}]
+)y");
+  EXPECT_EQ(device->Inject("media-ready", std::vector<std::string>{"3", "hundred"}), "");
+  EXPECT_EQ(Regs(*device)("COUNT"), 300u);
+  EXPECT_EQ(device->Inject("media-ready", std::vector<std::string>{"4"}), "");
+  EXPECT_EQ(Regs(*device)("COUNT"), 40u);  // the default: ten
+  EXPECT_THAT(device->Inject("media-ready", std::vector<std::string>{"16"}),
+              AllOf(HasSubstr("bad count '16' (0..15)"), HasSubstr("usage: inject media-ready COUNT [one|ten|hundred]")));
+  EXPECT_THAT(device->Inject("media-ready", std::vector<std::string>{"1", "thousand"}),
+              HasSubstr("expected 'one', 'ten' or 'hundred', got 'thousand'"));
+  EXPECT_THAT(device->Inject("media-ready", std::vector<std::string>{}), HasSubstr("takes 1 to 2 argument(s)"));
+  // The declared form is what scripts, `regemu show` and the fuzzer read.
+  std::vector<DeclaredInject> forms = DeclaredInjects(device->model());
+  ASSERT_EQ(forms.size(), 1u);
+  EXPECT_EQ(InjectUsage(forms[0].form), "media-ready COUNT [one|ten|hundred]");
+  EXPECT_EQ(forms[0].form.arguments[0].max, 15u);
 }
 
 // Memory writes and messages.

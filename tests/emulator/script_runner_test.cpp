@@ -294,7 +294,7 @@ TEST(ScriptRunner, AnInjectWithBadArgumentsStopsTheRunAtItsVerb) {
   EXPECT_EQ(result.error->loc.line, 2u);
   EXPECT_EQ(result.error->loc.column, 8u);
   EXPECT_THAT(result.error->message,
-              AllOf(HasSubstr("inject gt_iir: bad bit '99'"), HasSubstr("usage: inject gt_iir")));
+              AllOf(HasSubstr("inject gt_iir: bad bit '99' (0..31)"), HasSubstr("usage: inject gt_iir BIT [on|off]")));
   EXPECT_EQ(result.commands_run, 2u);
   EXPECT_EQ(device.PeekRegister(*model->FindRegister("IER")), 0u);
   EXPECT_FALSE(result.passed());

@@ -151,10 +151,10 @@ inline Script ParseFields(const std::string& text, const ScriptLimits& limits = 
   return ParseScript(text, "test.script", *FieldDevice().model, limits);
 }
 
-// Behaviours for `inject`: gt_iir (classic-iir) takes `inject gt_iir BIT`,
-// ticker (counter) takes no inject verb.
+// Behaviours for `inject`: gt_iir_events (reactions) takes `inject gt_iir
+// BIT [on|off]`, ticker (counter) takes no inject verb.
 inline const std::shared_ptr<const Model>& InjectModel() {
-  static const std::shared_ptr<const Model> model = CompileYaml(R"(device: i
+  static const std::shared_ptr<const Model> model = CompileYaml(R"y(device: i
 spaces: [{name: mmio, kind: mmio, size: 0x100}]
 registers:
   - {name: ISR, space: mmio, offset: 0x0, access: hw}
@@ -163,9 +163,15 @@ registers:
   - {name: IER, space: mmio, offset: 0xc}
   - {name: COUNT, space: mmio, offset: 0x10, access: hw}
 behaviours:
-  - {name: gt_iir, kind: classic-iir, isr: ISR, imr: IMR, iir: IIR, ier: IER}
+  - name: gt_iir_events
+    kind: reactions
+    reactions:
+      - name: pulse
+        on: {event: gt_iir, args: [{name: bit, max: 31}, {name: level, words: {"on": 1, "off": 2}, default: 0}]}
+        do: [{set: {IIR: "IIR | ((1 << bit) & ~IMR)"}}]
+  - {name: gt_iir, kind: interrupts, sources: [{name: iir, status: IIR, enable: IER}]}
   - {name: ticker, kind: counter, register: COUNT, period: 1us}
-)");
+)y");
   return model;
 }
 

@@ -183,7 +183,7 @@ TEST_F(InterruptsTest, ResetDropsTheLines) {
 }
 
 // An enable as wide as its status acts bit by bit (SystemRDL's per-bit
-// `intr` enable; classic-iir's IIR & IER): a status bit whose own enable is
+// `intr` enable; an Intel IIR & IER): a status bit whose own enable is
 // clear does not interrupt, however many other enable bits are set.
 TEST(InterruptsRollUpTest, AnEnableAsWideAsTheStatusActsBitByBit) {
   auto device = MakeDevice(R"y(device: bitwise
@@ -218,6 +218,50 @@ behaviours:
   EXPECT_FALSE(device->line_asserted("GATED"));
 }
 
+
+// An interrupt tree as data: a child roll-up's output is the level of a
+// one-bit status field (`interrupt_parent: REG.FIELD`), which the parent
+// roll-up reads as any other status bit and a reaction can watch.
+TEST(InterruptsRollUpTest, AnOutputStoredInAFieldIsTheParentsStatus) {
+  auto device = MakeDevice(R"y(device: tree
+spaces:
+  - {name: bar0, kind: mmio, size: 0x20}
+registers:
+  - {name: CHILD_STS, space: bar0, offset: 0x0, fields: [{name: A, bits: 0, access: w1c}]}
+  - {name: CHILD_ENB, space: bar0, offset: 0x4, fields: [{name: A, bits: 0}]}
+  - {name: TOP_STS, space: bar0, offset: 0x8, fields: [{name: CHILD, bits: 3, access: hw}]}
+  - {name: TOP_ENB, space: bar0, offset: 0xC, fields: [{name: CHILD, bits: 3}]}
+  - {name: RAISES, space: bar0, offset: 0x10, access: hw}
+behaviours:
+  - name: child
+    kind: interrupts
+    sources: [{name: a, status: CHILD_STS.A, enable: CHILD_ENB.A}]
+    interrupt_parent: TOP_STS.CHILD
+  - name: top
+    kind: interrupts
+    sources: [{name: child, status: TOP_STS.CHILD, enable: TOP_ENB.CHILD}]
+  - name: count
+    kind: reactions
+    reactions:
+      - {name: counted, on: {rise: TOP_STS.CHILD}, do: [{set: {RAISES: "RAISES + 1"}}]}
+)y");
+  const Model& model = device->model();
+  RegisterId top_sts = RegisterNamed(model, "TOP_STS");
+  device->WriteRegister(RegisterNamed(model, "CHILD_ENB"), 1);
+  device->WriteRegister(RegisterNamed(model, "TOP_ENB"), 1u << 3);
+  EXPECT_FALSE(device->interrupt_asserted());
+  device->PokeRegister(RegisterNamed(model, "CHILD_STS"), 1);
+  device->WriteRegister(RegisterNamed(model, "CHILD_ENB"), 1);  // a write the child roll-up hears
+  EXPECT_EQ(device->PeekRegister(top_sts), 1u << 3);
+  EXPECT_TRUE(device->interrupt_asserted());  // only through the top: the child's output is a field
+  EXPECT_EQ(device->PeekRegister(RegisterNamed(model, "RAISES")), 1u);
+  device->WriteRegister(RegisterNamed(model, "TOP_ENB"), 0);
+  EXPECT_FALSE(device->interrupt_asserted());
+  EXPECT_EQ(device->PeekRegister(top_sts), 1u << 3);  // the level stays while the child's source does
+  device->WriteRegister(RegisterNamed(model, "CHILD_STS"), 1);  // w1c
+  EXPECT_EQ(device->PeekRegister(top_sts), 0u);
+  EXPECT_THAT(device->violations(), IsEmpty());
+}
 
 // A source with `when:` is pending only while its condition holds, and a
 // routed output drives the line its `route:` picks from `lines:` (HPET:

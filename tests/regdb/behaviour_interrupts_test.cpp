@@ -1,4 +1,4 @@
-// The `classic-iir` and `gen11-interrupts` configuration checks
+// The `gen11-interrupts` configuration checks, with an `interrupts` child
 // (yaml/README.md "behaviours"): registers and REGISTER.FIELD halves exist
 // (with a close match), bits fit and do not collide, engines are unique,
 // the PRM's enable/mask sharing rules hold, and children name their parent.
@@ -41,10 +41,10 @@ registers:
 behaviours:
 )";
 
-// Line 17: the classic-iir child; lines 18-23 the gen11 head; engines from line 24.
+// Line 17: the interrupts child; lines 18-23 the gen11 head; engines from line 24.
 std::string Irq(const std::string& engines, const std::string& child = "",
                 const std::string& banks = "      - {dw: DW0, selector: SEL0, identity: ID0, master_bit: 0}\n") {
-  std::string c = child.empty() ? "  - {name: misc, kind: classic-iir, isr: ISR, imr: IMR, iir: IIR, ier: IER, "
+  std::string c = child.empty() ? "  - {name: misc, kind: interrupts, sources: [{name: iir, status: IIR, enable: IER}], "
                                   "interrupt_parent: gt}\n"
                                 : child;
   return std::string(kDevice) + c +
@@ -98,36 +98,41 @@ TEST(InterruptsConfigTest, CleanGen11ConfigIsResolved) {
   EXPECT_FALSE(guc.mask.has_value());  // never masked
 }
 
-TEST(InterruptsConfigTest, ClassicUnknownRegisterAndParent) {
+TEST(InterruptsConfigTest, ChildUnknownRegisterAndParent) {
   LoadedDatabase loaded = CheckYaml(Irq(
-      kEngines, "  - {name: misc, kind: classic-iir, isr: ISRX, imr: IMR, iir: IIR, ier: IER, interrupt_parent: gtt}\n"));
+      kEngines, "  - {name: misc, kind: interrupts, sources: [{name: iir, status: IIRX, enable: IER}], interrupt_parent: gtt}\n"));
   EXPECT_THAT(loaded.diagnostics.all(),
-              Contains(ErrorAt(17, 42, HasSubstr("unknown register 'ISRX' (did you mean 'ISR'?)"))))
+              Contains(ErrorAt(17, 66, HasSubstr("unknown register 'IIRX' (did you mean 'IIR'?)"))))
       << Rendered(loaded);
   EXPECT_THAT(loaded.diagnostics.all(),
-              Contains(ErrorAt(17, 96, HasSubstr("unknown interrupt parent 'gtt' (did you mean 'gt'?)"))))
+              Contains(ErrorAt(17, 105, HasSubstr("unknown interrupt parent 'gtt' (did you mean 'gt'?)"))))
       << Rendered(loaded);
 }
 
-TEST(InterruptsConfigTest, ClassicRegisterUsedTwice) {
+// The parent may be a one-bit field, which holds the output's level; a
+// wider field or an unknown one is an error at the name.
+TEST(InterruptsConfigTest, ParentFieldIsOneKnownBit) {
   LoadedDatabase loaded = CheckYaml(Irq(
-      kEngines, "  - {name: misc, kind: classic-iir, isr: ISR, imr: IMR, iir: IMR, ier: IER, interrupt_parent: gt}\n"));
-  EXPECT_THAT(loaded.diagnostics.all(), ElementsAre(ErrorAt(17, 62, HasSubstr("'IMR' as both imr and iir"))))
+      kEngines, "  - {name: misc, kind: interrupts, sources: [{name: iir, status: IIR, enable: IER}], interrupt_parent: EN.A}\n"));
+  EXPECT_THAT(loaded.diagnostics.all(), Contains(ErrorAt(17, 104, HasSubstr("'EN.A' is a field of several bits"))))
+      << Rendered(loaded);
+  loaded = CheckYaml(Irq(
+      kEngines, "  - {name: misc, kind: interrupts, sources: [{name: iir, status: IIR, enable: IER}], interrupt_parent: EN.C}\n"));
+  EXPECT_THAT(loaded.diagnostics.all(), Contains(ErrorAt(17, 104, HasSubstr("register 'EN' has no field 'C'"))))
       << Rendered(loaded);
 }
 
-TEST(InterruptsConfigTest, ClassicMissingRegisterAndUnknownKey) {
+TEST(InterruptsConfigTest, ChildUnknownKey) {
   LoadedDatabase loaded = CheckYaml(Irq(
-      kEngines, "  - {name: misc, kind: classic-iir, isr: ISR, imr: IMR, ier: IER, interupt_parent: gt}\n"));
+      kEngines, "  - {name: misc, kind: interrupts, sources: [{name: iir, status: IIR, enable: IER}], interupt_parent: gt}\n"));
   EXPECT_TRUE(loaded.diagnostics.has_errors());
-  EXPECT_THAT(Rendered(loaded), HasSubstr("test.yaml:17:5: error"));
-  EXPECT_THAT(Rendered(loaded), HasSubstr("'iir'"));
+  EXPECT_THAT(Rendered(loaded), HasSubstr("test.yaml:17:86: error"));
   EXPECT_THAT(Rendered(loaded), HasSubstr("did you mean 'interrupt_parent'"));
 }
 
 TEST(InterruptsConfigTest, ChildMustNameItsParent) {
   LoadedDatabase loaded = CheckYaml(
-      Irq(kEngines, "  - {name: misc, kind: classic-iir, isr: ISR, imr: IMR, iir: IIR, ier: IER}\n"));
+      Irq(kEngines, "  - {name: misc, kind: interrupts, sources: [{name: iir, status: IIR, enable: IER}]}\n"));
   EXPECT_THAT(loaded.diagnostics.all(),
               ElementsAre(ErrorAt(22, 28, HasSubstr("must name it as its parent: `interrupt_parent: gt`"))))
       << Rendered(loaded);

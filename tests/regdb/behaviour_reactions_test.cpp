@@ -17,6 +17,7 @@ namespace {
 using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Pair;
 using ::testing::IsEmpty;
 using testing_support::CheckYaml;
 using testing_support::ConfigAs;
@@ -217,6 +218,92 @@ TEST(ReactionsCheckTest, DelayedActionsKeepTheTriggersValues) {
       - {name: r, on: {read: AQA}, do: [{set: {CSTS: written}}]}
 )y")),
               HasSubstr("unknown name 'written'"));
+}
+
+// An event's arguments: a name (a number), or `{name:, max:}`, or
+// `{name:, words: [...]}` (the value is the word's index); `default:` lets
+// trailing ones be left off.
+TEST(ReactionsCheckTest, EventArgumentsAreDeclared) {
+  LoadedDatabase loaded = Check(R"y(  - name: c
+    kind: reactions
+    reactions:
+      - name: r
+        on: {event: kick, args: [n, {name: bit, max: 7}, {name: level, words: [pulse, "on", "off"], default: pulse}]}
+        do: [{set: {AQA: "n + bit + level"}}]
+)y");
+  ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+  const ReactionsConfig* config = ConfigNamed<ReactionsConfig>(loaded, "c");
+  ASSERT_NE(config, nullptr);
+  const std::vector<EventArgument>& args = config->reactions[0].trigger.args;
+  ASSERT_EQ(args.size(), 3u);
+  EXPECT_EQ(args[0].name, "n");
+  EXPECT_EQ(args[0].max, ~uint64_t{0});
+  EXPECT_EQ(args[1].max, 7u);
+  EXPECT_THAT(args[2].words, ElementsAre(Pair("pulse", 0u), Pair("on", 1u), Pair("off", 2u)));
+  EXPECT_EQ(args[2].max, 2u);
+  EXPECT_EQ(args[2].fallback, 0u);
+  loaded = Check(R"y(  - name: c
+    kind: reactions
+    reactions:
+      - {name: r, on: {event: kick, args: [{name: level, words: {"on": 1, "off": 2}, default: 0}]}, do: [{set: {AQA: level}}]}
+)y");
+  ASSERT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+  config = ConfigNamed<ReactionsConfig>(loaded, "c");
+  ASSERT_NE(config, nullptr);
+  EXPECT_THAT(config->reactions[0].trigger.args[0].words, ElementsAre(Pair("on", 1u), Pair("off", 2u)));
+  EXPECT_EQ(config->reactions[0].trigger.args[0].fallback, 0u);
+}
+
+TEST(ReactionsCheckTest, EventArgumentMistakesAreLocated) {
+  EXPECT_THAT(Check(R"y(  - name: c
+    kind: reactions
+    reactions:
+      - {name: r, on: {event: kick, args: [{name: a, default: 1}, b]}, do: [{set: {AQA: a}}]}
+)y").diagnostics.all(),
+              ElementsAre(ErrorAt(18, 67, HasSubstr("arguments with a default come last"))));
+  EXPECT_THAT(Check(R"y(  - name: c
+    kind: reactions
+    reactions:
+      - {name: r, on: {event: kick, args: [{name: a, words: [x, y], default: z}]}, do: [{set: {AQA: a}}]}
+)y").diagnostics.all(),
+              ElementsAre(ErrorAt(18, 78, HasSubstr("default of 'a'"))));
+  EXPECT_THAT(Check(R"y(  - name: c
+    kind: reactions
+    reactions:
+      - {name: r, on: {event: kick, args: [{name: a, max: 3, words: [x]}]}, do: [{set: {AQA: a}}]}
+)y").diagnostics.all(),
+              ElementsAre(ErrorAt(18, 69, HasSubstr("a number (`max:`) or a word (`words:`), not both"))));
+  EXPECT_THAT(Check(R"y(  - name: c
+    kind: reactions
+    reactions:
+      - {name: r, on: {event: kick, args: [{name: a, mx: 3}]}, do: [{set: {AQA: a}}]}
+)y").diagnostics.all(),
+              ElementsAre(ErrorAt(18, 54, HasSubstr("did you mean 'max'"))));
+  // Two reactions of one event read its arguments alike.
+  EXPECT_THAT(Check(R"y(  - name: c
+    kind: reactions
+    reactions:
+      - {name: r, on: {event: kick, args: [{name: a, max: 3}]}, do: [{set: {AQA: a}}]}
+      - {name: s, on: {event: kick, args: [{name: a, max: 4}]}, do: [{set: {AQA: a}}]}
+)y").diagnostics.all(),
+              ElementsAre(ErrorAt(19, 44, HasSubstr("declares other arguments for event 'kick' than reaction 'r'"))));
+}
+
+// `value` and `before` of a change trigger: the whole register after and
+// before the change.
+TEST(ReactionsCheckTest, ChangeTriggersReadValueAndBefore) {
+  LoadedDatabase loaded = Check(R"y(  - name: c
+    kind: reactions
+    reactions:
+      - {name: r, on: {change: CC}, when: "(value & ~before) != 0", do: [{set: {AQA: "value & ~before"}}]}
+)y");
+  EXPECT_FALSE(loaded.diagnostics.has_errors()) << Rendered(loaded);
+  EXPECT_THAT(Rendered(Check(R"y(  - name: c
+    kind: reactions
+    reactions:
+      - {name: r, on: {event: kick}, do: [{set: {AQA: value}}]}
+)y")),
+              HasSubstr("unknown name 'value'"));
 }
 
 TEST(InterruptsCheckTest, SourcesAndOutputs) {

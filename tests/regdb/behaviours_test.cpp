@@ -1,8 +1,7 @@
 // `behaviours:` sections (yaml/README.md "behaviours"): the kind is checked
 // by the loader against behaviour_kinds.def, the kind's own configuration
 // by its check once every register is known, which keeps the section as a
-// typed, resolved config (or none after an error). Here: `counter`, and what
-// a `classic-iir` section resolves to.
+// typed, resolved config (or none after an error). Here: `counter`.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,7 +9,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "regemu/regdb/behaviour_configs/classic_iir.hpp"
 #include "regemu/regdb/behaviour_configs/counter.hpp"
 #include "tests/regdb/test_support.hpp"
 
@@ -340,51 +338,6 @@ spaces:
   // Only the section with the error goes without a config.
   ASSERT_THAT(loaded.database.behaviours, SizeIs(2));
   EXPECT_NE(ConfigAs<CounterConfig>(loaded.database.behaviours[0]), nullptr);
-  EXPECT_EQ(loaded.database.behaviours[1].config, nullptr);
-}
-
-// classic-iir's diagnostics are in behaviour_interrupts_test.cpp; here, what
-// a clean section resolves to.
-constexpr const char* kIirDevice = R"(device: iir
-spaces:
-  - {name: mmio, kind: mmio, size: 0x1000}
-registers:
-  - {name: ISR, space: mmio, offset: 0x100, width: 16, access: hw}
-  - {name: IMR, space: mmio, offset: 0x104, width: 16}
-  - {name: IIR, space: mmio, offset: 0x108, width: 16, access: w1c}
-  - {name: IER, space: mmio, offset: 0x10C, width: 16}
-behaviours:
-  - {name: top, kind: classic-iir, isr: ISR, imr: IMR, iir: IIR, ier: IER}
-)";
-
-TEST(BehavioursTest, ClassicIirConfigIsResolved) {
-  LoadedDatabase loaded = CheckYaml(std::string(kIirDevice) +
-                                    "  - {name: child, kind: classic-iir, isr: IER, imr: IIR, iir: IMR, ier: ISR, "
-                                    "interrupt_parent: top}\n");
-  ASSERT_THAT(loaded.diagnostics.all(), IsEmpty()) << Rendered(loaded);
-  const Database& db = loaded.database;
-  const ClassicIirConfig* top = ConfigAs<ClassicIirConfig>(db.behaviours[0]);
-  ASSERT_NE(top, nullptr);
-  EXPECT_EQ(top->isr, db.FindRegister("ISR"));
-  EXPECT_EQ(top->imr, db.FindRegister("IMR"));
-  EXPECT_EQ(top->iir, db.FindRegister("IIR"));
-  EXPECT_EQ(top->ier, db.FindRegister("IER"));
-  EXPECT_EQ(top->width, 16u);
-  EXPECT_EQ(top->parent, "");  // the device's interrupt request
-  const ClassicIirConfig* child = ConfigAs<ClassicIirConfig>(db.behaviours[1]);
-  ASSERT_NE(child, nullptr);
-  EXPECT_EQ(child->isr, db.FindRegister("IER"));
-  EXPECT_EQ(child->ier, db.FindRegister("ISR"));
-  EXPECT_EQ(child->parent, "top");
-}
-
-TEST(BehavioursTest, ClassicIirWithAnErrorHasNoConfig) {
-  LoadedDatabase loaded = CheckYaml(std::string(kIirDevice) +
-                                    "  - {name: child, kind: classic-iir, isr: ISR, imr: IMR, iir: IIR, ier: IER, "
-                                    "interrupt_parent: nobody}\n");
-  EXPECT_THAT(loaded.diagnostics.all(), ElementsAre(ErrorAt(11, 96, HasSubstr("unknown interrupt parent 'nobody'"))))
-      << Rendered(loaded);
-  EXPECT_NE(loaded.database.behaviours[0].config, nullptr);
   EXPECT_EQ(loaded.database.behaviours[1].config, nullptr);
 }
 
