@@ -375,8 +375,8 @@ class ReactionsChecker {
     auto identifier = reader_.Identifier(*name, "event argument");
     if (!identifier) return false;
     argument.name = *identifier;
-    static constexpr std::array<std::string_view, 4> kKeys{"name", "max", "words", "default"};
-    if (!reader_.ExpectMap(node, "an event argument", kKeys)) return false;
+    static constexpr std::array<std::string_view, 4> kArgumentKeys{"name", "max", "words", "default"};
+    if (!reader_.ExpectMap(node, "an event argument", kArgumentKeys)) return false;
     const YamlNode* max = node.Find("max");
     const YamlNode* words = node.Find("words");
     if (max != nullptr && words != nullptr) {
