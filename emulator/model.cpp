@@ -166,12 +166,10 @@ struct ModelBuilder {
       std::string parent = programs[i]->InterruptParent();
       if (parent.empty()) continue;
       if (size_t dot = parent.find('.'); dot != std::string::npos) {
-        std::optional<RegisterId> reg = model.FindRegister(std::string_view(parent).substr(0, dot));
-        const std::vector<FieldModel>* fields = reg ? &model.registers_[*reg].fields : nullptr;
-        auto field = fields ? std::find_if(fields->begin(), fields->end(),
-                                           [&](const FieldModel& f) { return f.name == parent.substr(dot + 1); })
-                            : std::vector<FieldModel>::const_iterator{};
-        if (!reg || field == fields->end() || std::popcount(field->mask) != 1) {
+        std::string_view text = parent;
+        std::optional<RegisterId> reg = model.FindRegister(text.substr(0, dot));
+        const FieldModel* field = reg ? model.registers_[*reg].FindField(text.substr(dot + 1)) : nullptr;
+        if (field == nullptr || std::popcount(field->mask) != 1) {
           errors.push_back("behaviour '" + programs[i]->name() + "': interrupt parent '" + parent +
                            "' is not a one-bit field of the device");
           continue;
