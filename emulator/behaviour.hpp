@@ -230,10 +230,11 @@ struct CoveragePoint {
 };
 
 // Why the gate refused an access: recorded as a violation of `kind`; the
-// read returns 0 and the write is dropped.
+// read returns `reads_as` (cut to its width) and the write is dropped.
 struct AccessRefusal {
   ViolationKind kind = ViolationKind::kProtocol;
   std::string rule;
+  uint64_t reads_as = 0;
 };
 
 class Behaviour {

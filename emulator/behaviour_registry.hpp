@@ -51,7 +51,8 @@ void RegisterBehaviourKind(BehaviourKindDefinition definition);
 // 3: the hooks of one role each (CheckAccess, RouteInterrupt,
 // OnInterruptEvent, OnChildInterrupt, Metric) left Behaviour for optional
 // interfaces (AccessGate, InterruptRouter, ChildInterrupts, MetricSource).
-inline constexpr unsigned kPluginApiVersion = 3;
+// 4: AccessRefusal says what a refused read answers (`reads_as`).
+inline constexpr unsigned kPluginApiVersion = 4;
 
 // Loads a plugin: dlopen(path), checks the version it was built against
 // (its `regemu_plugin_api_version`, which REGEMU_PLUGIN defines), then calls

@@ -127,7 +127,7 @@ uint64_t Device::ReadOther(SpaceId space, uint64_t offset, unsigned width, Regis
       Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, 0, id, space, static_cast<uint8_t>(width),
                                             TraceOp::kRead, TraceOutcome::kOk, 0});
       bool admitted = (r.flags & RegisterModel::kGated) == 0 || Admit(s, offset, width, access);
-      uint64_t value = admitted ? ReadBits(id, WidthMask(width), access) : 0;
+      uint64_t value = admitted ? ReadBits(id, WidthMask(width), access) : access.refused_reads_as;
       access.entry.value = value;
       Finish(access);
       return value;
@@ -135,7 +135,8 @@ uint64_t Device::ReadOther(SpaceId space, uint64_t offset, unsigned width, Regis
   }
   Access access = OpenAccess(TraceEntry{++sequence_, now_ns_, offset, 0, kNoRegister, space,
                                         static_cast<uint8_t>(width), TraceOp::kRead, TraceOutcome::kOk, 0});
-  uint64_t value = s.gates.empty() || Admit(s, offset, width, access) ? ReadLocked(space, offset, width, access) : 0;
+  uint64_t value = s.gates.empty() || Admit(s, offset, width, access) ? ReadLocked(space, offset, width, access)
+                                                                     : access.refused_reads_as;
   access.entry.value = value;
   Finish(access);
   return value;
@@ -253,7 +254,8 @@ void Device::WriteRegister(RegisterId reg, uint64_t value) {
 
 // The gate: the behaviour owning a gated range holding `offset` may refuse
 // the access before anything else (no decode, no side effect). A refused
-// access is a violation of the behaviour's kind, reads 0 and writes nothing;
+// access is a violation of the behaviour's kind, reads what the refusal
+// says (cut to the access's width) and writes nothing;
 // it stays refused even when the policy ignores that kind.
 bool Device::Admit(const SpaceModel& space, uint64_t offset, unsigned width, Access& access) {
   const GateModel* gate = space.GateAt(offset);
@@ -266,6 +268,7 @@ bool Device::Admit(const SpaceModel& space, uint64_t offset, unsigned width, Acc
   if (!refusal) return true;
   if (access.entry.reg == kNoRegister) access.entry.reg = DecodeAt(space, offset, access.entry.op == TraceOp::kWrite);  // names it, if any
   if (access.entry.op == TraceOp::kWrite) access.entry.outcome = TraceOutcome::kDropped;
+  access.refused_reads_as = refusal->reads_as & (IsAccessWidth(width) ? WidthMask(width) : ~uint64_t{0});
   Violate(access, refusal->kind, kNoRegister, 0, std::move(refusal->rule));
   return false;
 }

@@ -27,6 +27,8 @@ struct Device::Access {
   uint64_t changed_bits = 0;
   RegisterId carried_reg = kNoRegister;
   uint64_t carried_bits = 0;
+  // What a read the gate refused answers (AccessRefusal::reads_as).
+  uint64_t refused_reads_as = 0;
   // Its violations wait in Device::pending_violations_ until it finishes.
 };
 

@@ -11,7 +11,7 @@
 //   two registers overlap, the one the decode table holds, as Peek does);
 // - a reserved range: 0, as on bare metal;
 // - an alias window whose `enabled_by` bit is set: the target space's image
-//   there (ICL's MCHBAR mirror shows the mchbar registers); with the bit
+//   there (a GPU's MCHBAR mirror shows the mchbar registers); with the bit
 //   clear, what lies beneath, as for a driver's read;
 // - a memory space's RAM: its bytes;
 // - anywhere else: the space's `unclaimed` value, its low 32 bits repeated,
@@ -36,8 +36,8 @@
 
 namespace regemu::emulator {
 
-// The most bytes one image may hold: more than any register BAR (ICL's
-// GTTMMADR, the whole 16 MiB, is the biggest shipped), far less than a
+// The most bytes one image may hold: more than any register BAR (a GPU's
+// 16 MiB register BAR is the biggest shipped), far less than a
 // memory space's gigabytes of mostly zeros, whose start can be imaged with
 // a smaller size.
 inline constexpr uint64_t kMaxSpaceImageBytes = uint64_t{256} << 20;

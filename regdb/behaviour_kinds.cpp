@@ -186,8 +186,8 @@ std::optional<std::string> ResolveInterruptParent(const BehaviourSpec& spec, con
                                                   std::string_view what, const Database& database,
                                                   SchemaReader& reader) {
   // A status field: the output's level is stored there, where a roll-up or
-  // a reaction reads it as any other status bit (Haswell's GTISR bit 9 is
-  // the OA unit's half-full output).
+  // a reaction reads it as any other status bit (a GT interrupt status bit
+  // that is a performance unit's buffer-half-full output).
   if (node.IsScalar() && node.text.find('.') != std::string::npos) {
     auto bits = ResolveRegisterBits(node, what, database, reader);
     if (!bits) return std::nullopt;

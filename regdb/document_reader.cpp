@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "regemu/regdb/behaviour_kinds.hpp"
+#include "regemu/regdb/behaviour_table.hpp"
 #include "regemu/regdb/block_overrides.hpp"
 #include "regemu/regdb/register_reader.hpp"
 
@@ -354,6 +355,10 @@ class DocumentReader {
   void ReadBehaviour(const YamlNode& node, std::optional<InstanceName> instance = std::nullopt) {
     if (!node.IsMap()) {
       reader_.Error(node, std::string("expected a behaviour as a mapping, got ") + DescribeKind(node.kind));
+      return;
+    }
+    if (node.Find(kForEachKey) != nullptr) {
+      for (const YamlNode& copy : ExpandBehaviourTable(node, reader_)) ReadBehaviour(copy, instance);
       return;
     }
     const YamlNode* kind = reader_.Required(node, "kind", "behaviour");

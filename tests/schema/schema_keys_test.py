@@ -26,6 +26,9 @@ import re
 import sys
 
 ACKNOWLEDGE = "acknowledge"
+# Every behaviour kind's mapping takes `for_each`, which the loader reads
+# before the kind's check (regdb/behaviour_table.hpp): compared apart too.
+FOR_EACH = "for_each"
 
 # Schema mappings that are narrower than the array the loader checks them
 # with, on purpose, with the reason.
@@ -103,6 +106,10 @@ def main(argv):
             failures.append(f"schema {path}: no `{ACKNOWLEDGE}` (the loader accepts it in every mapping)")
         keys = frozenset(properties) - {ACKNOWLEDGE}
         name = path.rsplit("/", 1)[-1]
+        if name.startswith("behaviour_") and "kind" in properties:
+            if FOR_EACH not in properties:
+                failures.append(f"schema {path}: no `{FOR_EACH}` (every behaviour kind takes it)")
+            keys -= {FOR_EACH}
         if name in NARROWER:
             wider, left_out = NARROWER[name]
             keys |= left_out

@@ -8,6 +8,7 @@
 
 #include "regemu/regdb/access.hpp"
 #include "regemu/regdb/acknowledgements.hpp"
+#include "regemu/regdb/behaviour_table.hpp"
 #include "regemu/regdb/behaviour_kinds.hpp"
 #include "regemu/regdb/diagnostics.hpp"
 
@@ -61,11 +62,22 @@ void AddAcknowledge(ordered_json& node) {
   }
 }
 
+// Every behaviour kind's mapping takes `for_each:` (regdb/behaviour_table.hpp),
+// which the loader reads before the kind's check sees the rest.
+void AddForEach(ordered_json& definitions) {
+  for (auto& [name, definition] : definitions.items()) {
+    if (name.rfind("behaviour_", 0) != 0 || !definition.contains("properties")) continue;
+    if (!definition["properties"].contains("kind")) continue;  // not a kind's mapping
+    definition["properties"][std::string(regdb::kForEachKey)] = {{"$ref", "#/definitions/behaviour_table"}};
+  }
+}
+
 }  // namespace
 
 std::string DatabaseSchemaJson() {
   ordered_json schema = ordered_json::parse(kDatabaseSchemaText);
   FillEnums(schema["definitions"]);
+  AddForEach(schema["definitions"]);
   AddAcknowledge(schema);
   return schema.dump(2) + "\n";
 }
