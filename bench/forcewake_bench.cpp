@@ -125,5 +125,35 @@ void BM_ForcewakeGatedRead32Awake(benchmark::State& state) {
 }
 BENCHMARK(BM_ForcewakeGatedRead32Awake);
 
+// The same gated read with the domain's gate as data (`kind: gate`, its
+// condition an expression over the ack), against BM_ForcewakeGatedRead32Awake.
+constexpr const char* kGateYaml = R"(device: gate_bench
+spaces:
+  - {name: mmio, kind: mmio, size: 0x10000}
+registers:
+  - {name: FW_ACK_RENDER, space: mmio, offset: 0x0D84}
+  - {name: RENDER_REG, space: mmio, offset: 0x2010}
+behaviours:
+  - kind: gate
+    space: mmio
+    gates: [{name: render, when: "(FW_ACK_RENDER & 0x8003) != 0", kind: forcewake, violation: "render is asleep"}]
+    ranges: [{first: 0x2000, last: 0x26FF}]
+)";
+
+void BM_GateRead32Open(benchmark::State& state) {
+  regdb::LoadOptions options;
+  options.read_file = regdb::InMemoryFileReader({{"gate.yaml", kGateYaml}});
+  regdb::LoadedDatabase loaded = regdb::LoadAndCheck("gate.yaml", options);
+  if (loaded.diagnostics.has_errors()) {
+    state.SkipWithError("the gate database does not load");
+    return;
+  }
+  emulator::Device device(emulator::Compile(loaded.database).model);
+  device.Write(kMmio, kAck, 32, 1);
+  for (auto _ : state) benchmark::DoNotOptimize(device.Read(kMmio, kRenderReg, 32));
+  if (device.violation_count() != 0) state.SkipWithError("the gated read was refused");
+}
+BENCHMARK(BM_GateRead32Open);
+
 }  // namespace
 }  // namespace regemu::bench
